@@ -1,0 +1,12 @@
+// The event bus between gateway and API processes. In-process by default; NATS (BUS_URL) for scale-out.
+// Subjects are dot-separated; a subscription may end in '>' to match every subject below a prefix
+// (e.g. 'device.>' receives 'device.position', 'device.alarm', …), as in NATS.
+
+export type BusHandler = (payload: unknown, subject: string) => void;
+
+export interface EventBus {
+  publish(subject: string, payload: unknown): void;
+  /** Returns an unsubscribe function. */
+  subscribe(subject: string, handler: BusHandler): () => void;
+  close(): Promise<void>;
+}

@@ -1,0 +1,4 @@
+// Components `carhere serve` starts beside the HTTP API (gateway listeners, demo fleet, …). Areas add theirs here.
+import type { ComponentStarter } from './main.ts';
+
+export const serveComponents: ComponentStarter[] = [];

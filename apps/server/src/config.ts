@@ -1,0 +1,57 @@
+// Configuration from environment variables (documented in the README's configuration table).
+import { resolve } from 'node:path';
+
+export type AppEnv = 'live' | 'test' | 'local';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  adminPassword: string | undefined;
+  demo: boolean;
+  gt06Port: number;
+  jt808Port: number;
+  busUrl: string | undefined;
+  appEnv: AppEnv;
+  appDownloadUrl: string;
+  defaultResetPassword: string;
+  sessionHours: number;
+  rememberDays: number;
+  webDist: string | undefined;
+  logLevel: string;
+  commandTimeoutMs: number;
+  offlineCommandTtlHours: number;
+}
+
+function int(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${value}"`);
+  return n;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const appEnv = (env.APP_ENV ?? 'live') as AppEnv;
+  if (!['live', 'test', 'local'].includes(appEnv)) throw new Error(`APP_ENV must be live, test or local, got "${appEnv}"`);
+  return {
+    port: int(env.PORT, 8080, 'PORT'),
+    host: env.HOST ?? '0.0.0.0',
+    dataDir: resolve(env.DATA_DIR ?? './data'),
+    databaseUrl: env.DATABASE_URL || undefined,
+    adminPassword: env.ADMIN_PASSWORD || undefined,
+    demo: env.DEMO !== '0' && env.DEMO !== 'false',
+    gt06Port: int(env.GT06_PORT, 5023, 'GT06_PORT'),
+    jt808Port: int(env.JT808_PORT, 5015, 'JT808_PORT'),
+    busUrl: env.BUS_URL || undefined,
+    appEnv,
+    appDownloadUrl: env.APP_DOWNLOAD_URL ?? '',
+    defaultResetPassword: env.DEFAULT_RESET_PASSWORD ?? 'Carhere-123456',
+    sessionHours: int(env.SESSION_HOURS, 12, 'SESSION_HOURS'),
+    rememberDays: int(env.REMEMBER_DAYS, 30, 'REMEMBER_DAYS'),
+    webDist: env.WEB_DIST || undefined,
+    logLevel: env.LOG_LEVEL ?? 'info',
+    commandTimeoutMs: int(env.COMMAND_TIMEOUT_MS, 30_000, 'COMMAND_TIMEOUT_MS'),
+    offlineCommandTtlHours: int(env.OFFLINE_COMMAND_TTL_HOURS, 72, 'OFFLINE_COMMAND_TTL_HOURS'),
+  };
+}

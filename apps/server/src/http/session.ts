@@ -1,0 +1,88 @@
+// Server-side sessions: a random token in an httpOnly, SameSite=Lax cookie; the database keeps only its sha256.
+// Sessions end at logout, on expiry, and when the password changes (all of the user's sessions are deleted).
+import { createHash, randomBytes } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.ts';
+
+export const SESSION_COOKIE = 'carhere_sid';
+
+export interface SessionUser {
+  id: string;
+  username: string;
+  nickname: string;
+  role: number;
+  path: string;
+  lang: string;
+  timeZone: string;
+  sessionId: string;
+}
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+export async function createSession(
+  ctx: AppContext,
+  reply: FastifyReply,
+  req: FastifyRequest,
+  userId: string,
+  remember: boolean,
+): Promise<void> {
+  const token = randomBytes(32).toString('base64url');
+  const ttlMs = remember ? ctx.config.rememberDays * 86_400_000 : ctx.config.sessionHours * 3_600_000;
+  const expires = new Date(Date.now() + ttlMs);
+  await ctx.db
+    .insertInto('sessions')
+    .values({
+      id: hashToken(token),
+      user_id: userId,
+      remember,
+      ip: req.ip,
+      user_agent: String(req.headers['user-agent'] ?? '').slice(0, 300),
+      expires_at: expires,
+    })
+    .execute();
+  reply.setCookie(SESSION_COOKIE, token, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: req.protocol === 'https',
+    // A remembered session survives closing the browser; otherwise the cookie lives for the browser session.
+    ...(remember ? { expires } : {}),
+  });
+}
+
+export async function loadSession(ctx: AppContext, req: FastifyRequest): Promise<SessionUser | null> {
+  const token = req.cookies[SESSION_COOKIE];
+  if (!token) return null;
+  const row = await ctx.db
+    .selectFrom('sessions as s')
+    .innerJoin('users as u', 'u.id', 's.user_id')
+    .select(['s.id as sid', 's.expires_at', 'u.id', 'u.username', 'u.nickname', 'u.role', 'u.path', 'u.lang', 'u.time_zone'])
+    .where('s.id', '=', hashToken(token))
+    .executeTakeFirst();
+  if (!row) return null;
+  if (row.expires_at.getTime() <= Date.now()) {
+    await ctx.db.deleteFrom('sessions').where('id', '=', row.sid).execute();
+    return null;
+  }
+  return {
+    id: row.id,
+    username: row.username,
+    nickname: row.nickname,
+    role: row.role,
+    path: row.path,
+    lang: row.lang,
+    timeZone: row.time_zone,
+    sessionId: row.sid,
+  };
+}
+
+export async function destroySession(ctx: AppContext, req: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const token = req.cookies[SESSION_COOKIE];
+  if (token) await ctx.db.deleteFrom('sessions').where('id', '=', hashToken(token)).execute();
+  reply.clearCookie(SESSION_COOKIE, { path: '/' });
+}
+
+/** Ends every session of a user (password change, account deletion). */
+export async function revokeUserSessions(ctx: AppContext, userId: string): Promise<void> {
+  await ctx.db.deleteFrom('sessions').where('user_id', '=', userId).execute();
+}

@@ -1,0 +1,75 @@
+// Composition root: config → database (+ migrations, first-run seed) → bus → HTTP API + web (+ gateway).
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createBus } from './bus/index.ts';
+import type { Config } from './config.ts';
+import type { AppContext } from './context.ts';
+import { openDatabase } from './db/connection.ts';
+import { migrate } from './db/migrate.ts';
+import { type SeedResult, seedFirstRun } from './db/seed.ts';
+import { buildApp } from './http/app.ts';
+import type { App } from './http/types.ts';
+import { routeModules } from './modules/index.ts';
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const defaultWebDist = resolve(here, '../../web/dist');
+
+/** Long-running parts an area starts beside the HTTP server (gateway listeners, demo fleet, …). */
+export interface Component {
+  name: string;
+  stop(): Promise<void>;
+}
+
+export type ComponentStarter = (ctx: AppContext, app: App) => Promise<Component | null>;
+
+export interface Running {
+  app: App;
+  ctx: AppContext;
+  seed: SeedResult;
+  url: string;
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  listen?: boolean;
+  logger?: boolean;
+  /** Extra components (gateway, demo fleet); started after the HTTP server. */
+  components?: ComponentStarter[];
+}
+
+export async function startServer(config: Config, opts: StartOptions = {}): Promise<Running> {
+  const dbHandle = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  await migrate(dbHandle.pool);
+  const seed = await seedFirstRun(dbHandle.db, config.adminPassword);
+  const bus = await createBus(config.busUrl);
+  const ctx: AppContext = { config, db: dbHandle.db, dbHandle, bus, services: {} };
+  const app = await buildApp(ctx, {
+    modules: routeModules,
+    webDist: config.webDist ?? defaultWebDist,
+    logger: opts.logger ? { level: config.logLevel } : false,
+  });
+  let url = '';
+  if (opts.listen !== false) {
+    url = await app.listen({ port: config.port, host: config.host });
+  }
+  const components: Component[] = [];
+  for (const start of opts.components ?? []) {
+    const c = await start(ctx, app);
+    if (c) components.push(c);
+  }
+  let stopped = false;
+  return {
+    app,
+    ctx,
+    seed,
+    url,
+    stop: async () => {
+      if (stopped) return;
+      stopped = true;
+      for (const c of components.reverse()) await c.stop();
+      await app.close();
+      await bus.close();
+      await dbHandle.close();
+    },
+  };
+}

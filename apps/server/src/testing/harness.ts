@@ -1,0 +1,104 @@
+// Test servers for database and API tests: embedded PGlite in memory by default, or a fresh database on the
+// PostgreSQL server named by DATABASE_URL (created for the test file and dropped afterwards).
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { type Config, loadConfig } from '../config.ts';
+import { type Running, type StartOptions, startServer } from '../main.ts';
+
+export const TEST_ADMIN_PASSWORD = 'Admin-pass-1';
+
+async function freshPostgresDatabase(baseUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `carhere_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: baseUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+export interface TestServer extends Running {
+  config: Config;
+  close(): Promise<void>;
+}
+
+export async function createTestServer(overrides: Partial<Config> = {}, opts: StartOptions = {}): Promise<TestServer> {
+  const base = loadConfig({ ...process.env, DATA_DIR: 'memory://', PORT: '0', DEMO: '0' });
+  let drop: (() => Promise<void>) | undefined;
+  let databaseUrl: string | undefined;
+  if (process.env.DATABASE_URL) {
+    const fresh = await freshPostgresDatabase(process.env.DATABASE_URL);
+    databaseUrl = fresh.url;
+    drop = fresh.drop;
+  }
+  const config: Config = {
+    ...base,
+    dataDir: 'memory://',
+    databaseUrl,
+    adminPassword: TEST_ADMIN_PASSWORD,
+    host: '127.0.0.1',
+    port: 0,
+    webDist: '/nonexistent',
+    ...overrides,
+  };
+  const running = await startServer(config, { listen: false, ...opts });
+  return {
+    ...running,
+    config,
+    close: async () => {
+      await running.stop();
+      if (drop) await drop();
+    },
+  };
+}
+
+/** A small client for API tests: keeps the session cookie, returns the parsed envelope. */
+export class ApiClient {
+  cookie = '';
+  lang = 'en';
+  constructor(private readonly server: Running) {}
+
+  async post<T = unknown>(url: string, body?: unknown): Promise<{ status: number; meta: { success: boolean; message: string; code: number }; data: T }> {
+    const res = await this.server.app.inject({
+      method: 'POST',
+      url: `/api${url}`,
+      headers: { ...(this.cookie ? { cookie: this.cookie } : {}), lang: this.lang },
+      ...(body === undefined ? {} : { payload: body as Record<string, unknown> }),
+    });
+    this.keepCookie(res.headers['set-cookie']);
+    const json = res.json();
+    return { status: res.statusCode, meta: json.meta, data: json.data };
+  }
+
+  async get<T = unknown>(url: string): Promise<{ status: number; meta: { success: boolean; message: string; code: number }; data: T }> {
+    const res = await this.server.app.inject({
+      method: 'GET',
+      url: `/api${url}`,
+      headers: { ...(this.cookie ? { cookie: this.cookie } : {}), lang: this.lang },
+    });
+    this.keepCookie(res.headers['set-cookie']);
+    const json = res.json();
+    return { status: res.statusCode, meta: json.meta, data: json.data };
+  }
+
+  private keepCookie(header: string | string[] | undefined): void {
+    if (!header) return;
+    for (const c of Array.isArray(header) ? header : [header]) {
+      const pair = c.split(';')[0];
+      if (pair.startsWith('carhere_sid=')) this.cookie = pair.endsWith('=') ? '' : pair;
+    }
+  }
+
+  async login(username: string, password: string) {
+    return this.post<{ userInfo: { id: string; role: number } }>('/login', { username, password });
+  }
+}
