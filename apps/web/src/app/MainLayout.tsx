@@ -1,0 +1,76 @@
+// The signed-in layout: header (user, language, logout) and a side menu showing only what the role may use.
+import { GlobalOutlined, LogoutOutlined, UserOutlined } from '@ant-design/icons';
+import { App as AntApp, Button, Dropdown, Layout, Menu, Space, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { Outlet, useLocation, useNavigate } from 'react-router';
+import { api } from '../api/client.ts';
+import { authStore, useAuth } from '../auth/store.ts';
+import { LANGUAGE_NAMES, LANGUAGES, type Language, setLanguage } from '../i18n/index.ts';
+import { holds } from './guard.ts';
+import { featureRoutes } from './routes.tsx';
+
+export function MainLayout() {
+  const { t, i18n } = useTranslation();
+  const auth = useAuth();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const { message } = AntApp.useApp();
+  const permissions = auth?.permissions ?? [];
+
+  const items = featureRoutes
+    .filter((r) => r.menu && holds(permissions, r.permission))
+    .sort((a, b) => (a.menu?.order ?? 0) - (b.menu?.order ?? 0))
+    .map((r) => ({ key: `/index/${r.path}`, icon: r.menu?.icon, label: t(r.menu?.labelKey ?? '') }));
+  const selected = items.filter((i) => location.pathname.startsWith(i.key)).map((i) => i.key);
+
+  const logout = async () => {
+    try {
+      await api('/logout');
+    } catch (err) {
+      message.error((err as Error).message);
+    }
+    authStore.set(null);
+    navigate('/login', { replace: true });
+  };
+
+  return (
+    <Layout style={{ height: '100vh' }}>
+      <Layout.Header
+        style={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', paddingInline: 16, background: '#001529' }}
+      >
+        <Typography.Title level={4} style={{ color: '#fff', margin: 0 }}>
+          {t('appName')}
+        </Typography.Title>
+        <Space size="middle">
+          <Dropdown
+            menu={{
+              selectable: true,
+              selectedKeys: [i18n.language],
+              items: LANGUAGES.map((l) => ({ key: l, label: LANGUAGE_NAMES[l] })),
+              onClick: ({ key }) => void setLanguage(key as Language),
+            }}
+          >
+            <Button type="text" icon={<GlobalOutlined />} style={{ color: '#fff' }} data-testid="language-switch">
+              {LANGUAGE_NAMES[i18n.language as Language] ?? i18n.language}
+            </Button>
+          </Dropdown>
+          <Space style={{ color: '#fff' }} data-testid="current-user">
+            <UserOutlined />
+            {auth?.userInfo.nickname || auth?.userInfo.username}
+          </Space>
+          <Button type="text" icon={<LogoutOutlined />} style={{ color: '#fff' }} onClick={() => void logout()} data-testid="logout">
+            {t('header.logout')}
+          </Button>
+        </Space>
+      </Layout.Header>
+      <Layout>
+        <Layout.Sider width={200} breakpoint="lg" collapsedWidth={56} theme="light">
+          <Menu mode="inline" items={items} selectedKeys={selected} onClick={({ key }) => navigate(key)} style={{ height: '100%' }} />
+        </Layout.Sider>
+        <Layout.Content style={{ position: 'relative', overflow: 'auto' }}>
+          <Outlet />
+        </Layout.Content>
+      </Layout>
+    </Layout>
+  );
+}

@@ -1,0 +1,140 @@
+// /login: title, user name, password, remember me, try-it-out demo button, app download link.
+import { LockOutlined, MobileOutlined, UserOutlined } from '@ant-design/icons';
+import { useQuery } from '@tanstack/react-query';
+import { Alert, Button, Card, Checkbox, Divider, Form, Input, Space, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { api, callEnvelope } from '../../api/client.ts';
+import type { LoginData, PublicConfig } from '../../api/types.ts';
+import { authStore } from '../../auth/store.ts';
+import { LANGUAGE_NAMES, LANGUAGES, type Language, setLanguage } from '../../i18n/index.ts';
+
+interface LoginForm {
+  username: string;
+  password: string;
+  remember: boolean;
+}
+
+export default function LoginPage() {
+  const { t, i18n } = useTranslation();
+  const navigate = useNavigate();
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState<'login' | 'demo' | null>(null);
+  const config = useQuery({ queryKey: ['config/public'], queryFn: () => api<PublicConfig>('/config/public', undefined, { method: 'GET' }) });
+  const remembered = authStore.rememberedUsername();
+
+  const finish = (data: LoginData) => {
+    authStore.set(data);
+    navigate('/redirect', { replace: true });
+  };
+
+  const submit = async (values: LoginForm) => {
+    setBusy('login');
+    setError(null);
+    try {
+      const env = await callEnvelope<LoginData>('/login', {
+        username: values.username,
+        password: values.password,
+        remember: values.remember,
+      });
+      if (env.meta.code !== 200 || !env.data) {
+        setError(env.meta.message);
+        return;
+      }
+      authStore.rememberUsername(values.remember ? values.username : null);
+      finish(env.data);
+    } catch (err) {
+      setError((err as Error).message);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const tryDemo = async () => {
+    setBusy('demo');
+    setError(null);
+    try {
+      finish(await api<LoginData>('/login/demo'));
+    } catch (err) {
+      setError((err as Error).message);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return (
+    <div
+      style={{
+        minHeight: '100vh',
+        display: 'grid',
+        placeItems: 'center',
+        background: 'linear-gradient(135deg, #0b3d91 0%, #1677ff 55%, #69b1ff 100%)',
+      }}
+    >
+      <Card style={{ width: 380, boxShadow: '0 12px 40px rgba(0,0,0,.25)' }}>
+        <Space style={{ width: '100%', justifyContent: 'space-between' }} align="start">
+          <Typography.Title level={3} style={{ marginTop: 0 }} data-testid="login-title">
+            {t('login.title')}
+          </Typography.Title>
+        </Space>
+        {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 16 }} data-testid="login-error" />}
+        <Form<LoginForm>
+          layout="vertical"
+          initialValues={{ username: remembered, password: '', remember: remembered !== '' }}
+          onFinish={(v) => void submit(v)}
+          requiredMark={false}
+        >
+          <Form.Item
+            name="username"
+            label={t('login.username')}
+            rules={[{ required: true, message: t('login.required', { field: t('login.username') }) }]}
+          >
+            <Input prefix={<UserOutlined />} autoComplete="username" data-testid="username" />
+          </Form.Item>
+          <Form.Item
+            name="password"
+            label={t('login.password')}
+            rules={[{ required: true, message: t('login.required', { field: t('login.password') }) }]}
+          >
+            <Input.Password prefix={<LockOutlined />} autoComplete="current-password" data-testid="password" />
+          </Form.Item>
+          <Form.Item name="remember" valuePropName="checked" tooltip={t('login.rememberHint')}>
+            <Checkbox>{t('login.remember')}</Checkbox>
+          </Form.Item>
+          <Button type="primary" htmlType="submit" block loading={busy === 'login'} data-testid="login-submit">
+            {t('login.submit')}
+          </Button>
+        </Form>
+        {config.data?.demoEnabled && (
+          <Button block style={{ marginTop: 12 }} loading={busy === 'demo'} onClick={() => void tryDemo()} data-testid="login-demo">
+            {t('login.demo')}
+          </Button>
+        )}
+        <Divider style={{ margin: '16px 0 8px' }} />
+        <Space style={{ width: '100%', justifyContent: 'space-between' }}>
+          {config.data?.appDownloadUrl ? (
+            <Typography.Link href={config.data.appDownloadUrl} target="_blank" rel="noreferrer">
+              <MobileOutlined /> {t('login.appDownload')}
+            </Typography.Link>
+          ) : (
+            <span />
+          )}
+          <Space size={4} wrap>
+            {LANGUAGES.filter((l) => l === 'cn' || l === 'en').map((l) => (
+              <Button
+                key={l}
+                size="small"
+                type={i18n.language === l ? 'link' : 'text'}
+                onClick={() => void setLanguage(l as Language)}
+                data-testid={`login-lang-${l}`}
+              >
+                {LANGUAGE_NAMES[l]}
+              </Button>
+            ))}
+          </Space>
+        </Space>
+      </Card>
+    </div>
+  );
+}

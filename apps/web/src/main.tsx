@@ -1,0 +1,60 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { App as AntApp, ConfigProvider } from 'antd';
+import enUS from 'antd/locale/en_US';
+import zhCN from 'antd/locale/zh_CN';
+import { StrictMode, useEffect, useState } from 'react';
+import { createRoot } from 'react-dom/client';
+import { useTranslation } from 'react-i18next';
+import { callEnvelope, setSessionExpiredHandler } from './api/client.ts';
+import type { LoginData } from './api/types.ts';
+import { App } from './app/App.tsx';
+import { authStore } from './auth/store.ts';
+import './i18n/index.ts';
+
+const queryClient = new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } } });
+
+// Code 407 clears user info and goes to login (spec §4).
+setSessionExpiredHandler(() => {
+  if (authStore.get()) authStore.set(null);
+  queryClient.clear();
+  if (location.pathname !== '/login') location.assign('/login');
+});
+
+/** A remembered session (long-lived cookie) restores the user after the browser was closed. */
+async function restoreSession(): Promise<void> {
+  if (authStore.get()) return;
+  try {
+    const env = await callEnvelope<LoginData | null>('/session', undefined, { method: 'GET' });
+    if (env.meta.success && env.data) authStore.set(env.data);
+  } catch {
+    // Not logged in or server unreachable: the guard sends the user to login.
+  }
+}
+
+function Root() {
+  const { i18n } = useTranslation();
+  const [ready, setReady] = useState(false);
+  useEffect(() => {
+    void restoreSession().finally(() => setReady(true));
+  }, []);
+  if (!ready) return null;
+  return (
+    <ConfigProvider locale={i18n.language === 'cn' ? zhCN : enUS} theme={{ token: { colorPrimary: '#1677ff' } }}>
+      <AntApp style={{ height: '100%' }}>
+        <QueryClientProvider client={queryClient}>
+          <App />
+        </QueryClientProvider>
+      </AntApp>
+    </ConfigProvider>
+  );
+}
+
+const style = document.createElement('style');
+style.textContent = 'html,body,#root{height:100%;margin:0}';
+document.head.appendChild(style);
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <Root />
+  </StrictMode>,
+);

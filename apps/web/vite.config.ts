@@ -1,0 +1,13 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+// Dev: `npx vite` in apps/web proxies /api to a running `npm start` (PORT 8080).
+export default defineConfig({
+  plugins: [react()],
+  server: { proxy: { '/api': { target: 'http://127.0.0.1:8080', ws: true } } },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    chunkSizeWarningLimit: 1500,
+  },
+});

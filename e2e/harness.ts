@@ -1,0 +1,116 @@
+// Browser-suite helpers: `npm start` on a temporary data dir with free ports, and Debian's Chromium through
+// playwright-core (never a downloaded browser).
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Browser, chromium, type Page } from 'playwright-core';
+
+export const ADMIN_PASSWORD = 'E2e-admin-pass-1';
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const SCREENSHOTS = join(import.meta.dirname, 'screenshots');
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+    s.on('error', reject);
+  });
+}
+
+export interface RunningPlatform {
+  baseUrl: string;
+  gt06Port: number;
+  jt808Port: number;
+  dataDir: string;
+  log: () => string;
+  stop(): Promise<void>;
+}
+
+/** Starts the product the way a user does (`npm start`) and waits for /api/health. */
+export async function startPlatform(env: Record<string, string> = {}): Promise<RunningPlatform> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'carhere-e2e-'));
+  const [port, gt06Port, jt808Port] = [await freePort(), await freePort(), await freePort()];
+  let output = '';
+  const child: ChildProcess = spawn('npm', ['start'], {
+    cwd: join(import.meta.dirname, '..'),
+    env: {
+      ...process.env,
+      PORT: String(port),
+      GT06_PORT: String(gt06Port),
+      JT808_PORT: String(jt808Port),
+      DATA_DIR: dataDir,
+      ADMIN_PASSWORD,
+      DEMO: '0',
+      ...env,
+    },
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (d) => (output += d));
+  child.stderr?.on('data', (d) => (output += d));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`npm start exited (${child.exitCode}):\n${output}`);
+    try {
+      const res = await fetch(`${baseUrl}/api/health`);
+      if (res.ok) break;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > deadline) throw new Error(`npm start did not answer /api/health in 180 s:\n${output}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  return {
+    baseUrl,
+    gt06Port,
+    jt808Port,
+    dataDir,
+    log: () => output,
+    stop: async () => {
+      if (child.exitCode === null && child.pid) {
+        const exited = new Promise((r) => child.once('exit', r));
+        process.kill(-child.pid, 'SIGINT');
+        const timer = setTimeout(() => child.pid && process.kill(-child.pid, 'SIGKILL'), 10_000);
+        await exited;
+        clearTimeout(timer);
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
+}
+
+/** Logs in through the login form. */
+export async function loginAs(page: Page, baseUrl: string, username: string, password: string): Promise<void> {
+  await page.goto(`${baseUrl}/login`);
+  await page.getByTestId('username').fill(username);
+  await page.getByTestId('password').fill(password);
+  await page.getByTestId('login-submit').click();
+}
