@@ -1,0 +1,39 @@
+// Business constants of spec §9 that are not rules of their own.
+
+/** Every API call times out after 5 minutes. */
+export const REQUEST_TIMEOUT_MS = 300_000;
+
+export const CAR_ICON_SIZE_PX = 40;
+export const MARKER_ICON_SIZE_PX = 32;
+
+/** Main content height is the main area's height minus this. */
+export const MAIN_CONTENT_HEIGHT_OFFSET_PX = 140;
+
+/** Distance-measuring tool. */
+export const DISTANCE_TOOL = { units: ['metric', 'us'], minSegmentClickPx: 5, strokeWidth: 2 } as const;
+
+/** Oil (fuel tank) volume options: 1.0 L to 29.9 L in steps of 0.1 L, as numbers with one decimal. */
+export const OIL_VOLUME_OPTIONS_L: readonly number[] = Array.from({ length: 290 }, (_, i) => (10 + i) / 10);
+
+/** Browser storage keys (spec §9). */
+export const SESSION_KEYS = ['userInfo', 'selectedTid', 'selectAgentId', 'nis'] as const;
+export const LOCAL_KEYS = ['useLang', 'useMapType', 'alarmSound'] as const;
+
+/** Fences (spec §3, §9). */
+export const FENCE_SHAPES = ['circle', 'rectangle'] as const;
+export const FENCE_STATES = ['opened', 'closed'] as const;
+export const FENCE_ALARM_TYPES = ['in', 'out', 'inOut'] as const;
+export type FenceShape = (typeof FENCE_SHAPES)[number];
+export type FenceState = (typeof FENCE_STATES)[number];
+export type FenceAlarmType = (typeof FENCE_ALARM_TYPES)[number];
+
+/** The maintenance notice (spec §1): shown until 2022-10-08 03:00 UTC+8; the outage ran 00:00-01:00. */
+export const MAINTENANCE_NOTICE = {
+  showUntil: Date.UTC(2022, 9, 7, 19, 0),
+  downFrom: Date.UTC(2022, 9, 7, 16, 0),
+  downTo: Date.UTC(2022, 9, 7, 17, 0),
+} as const;
+
+export function isMaintenanceNoticeShown(now: number): boolean {
+  return now < MAINTENANCE_NOTICE.showUntil;
+}

@@ -1,0 +1,164 @@
+import {
+  DEVICE_STATE,
+  type DeviceMenuFilter,
+  type DeviceStatus,
+  type DeviceTab,
+  deviceMenuFilter,
+  isExpired,
+  isValidPosition,
+  movementState,
+} from './deviceState.ts';
+
+/** A device as the list rules see it. */
+export interface DeviceListEntry extends DeviceStatus {
+  readonly terminalID: string;
+  readonly carNumber?: string | null;
+  readonly nickname?: string | null;
+}
+
+/** Spec §3: carNumber, else nickname, else terminalID (blank values are skipped). */
+export function displayName(device: Pick<DeviceListEntry, 'terminalID' | 'carNumber' | 'nickname'>): string {
+  const carNumber = device.carNumber?.trim();
+  if (carNumber) return carNumber;
+  const nickname = device.nickname?.trim();
+  if (nickname) return nickname;
+  return device.terminalID;
+}
+
+/** Run-state ranks used to order online devices (spec §4): moving 1, stopped 2, no position 3, offline 4. */
+export const LIST_RUN_RANK = { moving: 1, stopped: 2, noPosition: 3, offline: 4 } as const;
+export type ListRunRank = (typeof LIST_RUN_RANK)[keyof typeof LIST_RUN_RANK];
+
+export function listRunRank(device: DeviceStatus, now: number): ListRunRank {
+  if (device.state !== DEVICE_STATE.online) return LIST_RUN_RANK.offline;
+  if (!isValidPosition(device.location)) return LIST_RUN_RANK.noPosition;
+  const movement = movementState(device.location.speed, now - device.location.utcTime);
+  return movement === 'stop' ? LIST_RUN_RANK.stopped : LIST_RUN_RANK.moving;
+}
+
+/** When the device last reported: location.stateTime, else location.utcTime, else null. */
+export function lastReportTime(device: DeviceStatus): number | null {
+  const time = device.location?.stateTime ?? device.location?.utcTime;
+  return typeof time === 'number' && Number.isFinite(time) ? time : null;
+}
+
+interface SortKey {
+  /** 0 online, 1 offline (or any other state), 2 not activated. */
+  readonly group: number;
+  readonly rank: number;
+  /** Smaller first: position age for online devices, minus the last report time for offline ones. */
+  readonly order: number;
+}
+
+function sortKey(device: DeviceListEntry, now: number): SortKey {
+  if (device.state === DEVICE_STATE.online) {
+    const age = isValidPosition(device.location) ? now - device.location.utcTime : Number.POSITIVE_INFINITY;
+    return { group: 0, rank: listRunRank(device, now), order: age };
+  }
+  if (device.state === DEVICE_STATE.notActivated) return { group: 2, rank: 0, order: 0 };
+  const seen = lastReportTime(device);
+  return { group: 1, rank: 0, order: seen === null ? Number.POSITIVE_INFINITY : -seen };
+}
+
+function compareKeys(a: SortKey, b: SortKey, terminalA: string, terminalB: string): number {
+  if (a.group !== b.group) return a.group - b.group;
+  if (a.rank !== b.rank) return a.rank - b.rank;
+  if (a.order !== b.order) return a.order < b.order ? -1 : 1;
+  return terminalA < terminalB ? -1 : terminalA > terminalB ? 1 : 0;
+}
+
+/**
+ * The list order of spec §4: online devices first, by run-state rank then freshest position; then
+ * offline devices, most recently reported first (never-reported last); not-activated devices last.
+ * Ties are broken by terminalID so the order is stable across refreshes.
+ */
+export function compareDevices(a: DeviceListEntry, b: DeviceListEntry, now: number): number {
+  return compareKeys(sortKey(a, now), sortKey(b, now), a.terminalID, b.terminalID);
+}
+
+/** A sorted copy (keys computed once per device); the input is left as it is. */
+export function sortDevices<T extends DeviceListEntry>(devices: readonly T[], now: number): T[] {
+  const keyed = devices.map((device) => ({ device, key: sortKey(device, now) }));
+  keyed.sort((a, b) => compareKeys(a.key, b.key, a.device.terminalID, b.device.terminalID));
+  return keyed.map((entry) => entry.device);
+}
+
+/**
+ * Tab membership. online/offline/unactivated follow the state code and unknown holds any other code,
+ * so those four split the list; expired (expiry passed) overlaps them.
+ */
+export function matchesTab(device: DeviceStatus, tab: DeviceTab | 'all', now: number): boolean {
+  switch (tab) {
+    case 'all':
+      return true;
+    case 'online':
+      return device.state === DEVICE_STATE.online;
+    case 'offline':
+      return device.state === DEVICE_STATE.offline;
+    case 'unactivated':
+      return device.state === DEVICE_STATE.notActivated;
+    case 'expired':
+      return isExpired(device.expire, now);
+    case 'unknown':
+      return !Object.values(DEVICE_STATE).includes(device.state as never);
+  }
+}
+
+export function filterByTab<T extends DeviceStatus>(devices: readonly T[], tab: DeviceTab | 'all', now: number): T[] {
+  return devices.filter((device) => matchesTab(device, tab, now));
+}
+
+export type TabCounts = Record<DeviceTab | 'all', number>;
+
+/** Count of each tab in one pass. */
+export function countTabs(devices: readonly DeviceStatus[], now: number): TabCounts {
+  const counts: TabCounts = { all: 0, unknown: 0, online: 0, offline: 0, unactivated: 0, expired: 0 };
+  for (const device of devices) {
+    counts.all++;
+    if (device.state === DEVICE_STATE.online) counts.online++;
+    else if (device.state === DEVICE_STATE.offline) counts.offline++;
+    else if (device.state === DEVICE_STATE.notActivated) counts.unactivated++;
+    else counts.unknown++;
+    if (isExpired(device.expire, now)) counts.expired++;
+  }
+  return counts;
+}
+
+/** Devices matching the client's deviceMenuType (1 online, 2 offline, 3 inactive, otherwise all). */
+export function filterByMenuType<T extends DeviceStatus>(devices: readonly T[], menuType: unknown): T[] {
+  const filter: DeviceMenuFilter = deviceMenuFilter(menuType);
+  if (filter === 'all') return [...devices];
+  const state = { online: DEVICE_STATE.online, offline: DEVICE_STATE.offline, inactive: DEVICE_STATE.notActivated }[
+    filter
+  ];
+  return devices.filter((device) => device.state === state);
+}
+
+/** Special-brand agents do not see devices offline this long or longer: 3 days (spec §6, §9). */
+export const OFFLINE_HIDE_AFTER_MS = 259_200_000;
+
+/**
+ * The special-brand rule (spec §6): hide not-activated devices and devices offline for 3 days or more,
+ * unless the terminalID is in the 'no process' set. An offline device that never reported counts as
+ * offline for longer than 3 days.
+ */
+export function isHiddenForSpecialBrand(
+  device: DeviceListEntry,
+  now: number,
+  noProcess: ReadonlySet<string> = new Set(),
+): boolean {
+  if (noProcess.has(device.terminalID)) return false;
+  if (device.state === DEVICE_STATE.notActivated) return true;
+  if (device.state !== DEVICE_STATE.offline) return false;
+  const seen = lastReportTime(device);
+  return seen === null || now - seen >= OFFLINE_HIDE_AFTER_MS;
+}
+
+/** The devices a user sees: everything, or for a special-brand agent those the rule does not hide. */
+export function visibleDevices<T extends DeviceListEntry>(
+  devices: readonly T[],
+  options: { specialBrandAgent: boolean; now: number; noProcess?: ReadonlySet<string> },
+): T[] {
+  if (!options.specialBrandAgent) return [...devices];
+  return devices.filter((device) => !isHiddenForSpecialBrand(device, options.now, options.noProcess));
+}
