@@ -3,7 +3,7 @@
 // fences still draw over a plain background and a small notice says so.
 import 'leaflet/dist/leaflet.css';
 import L from 'leaflet';
-import { type ReactNode, createContext, useContext, useEffect, useRef, useState } from 'react';
+import { createContext, type ReactNode, useContext, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
 export const DEFAULT_CENTER: [number, number] = [39.915, 116.404];
@@ -18,12 +18,18 @@ export interface BaseMapProps {
   children?: ReactNode;
 }
 
-export function BaseMap({ center = DEFAULT_CENTER, zoom = 12, tileUrl = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png', children }: BaseMapProps) {
+export function BaseMap({
+  center = DEFAULT_CENTER,
+  zoom = 12,
+  tileUrl = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
+  children,
+}: BaseMapProps) {
   const { t } = useTranslation();
   const el = useRef<HTMLDivElement>(null);
   const [map, setMap] = useState<L.Map | null>(null);
   const [tilesFailed, setTilesFailed] = useState(false);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the map is created once per tile source; the effect below follows the centre
   useEffect(() => {
     if (!el.current) return;
     const m = L.map(el.current, { center, zoom, zoomControl: true, attributionControl: true });
@@ -41,8 +47,6 @@ export function BaseMap({ center = DEFAULT_CENTER, zoom = 12, tileUrl = 'https:/
       m.remove();
       setMap(null);
     };
-    // The map is created once per mount; centre and zoom changes are applied by the effect below.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [tileUrl]);
 
   useEffect(() => {
@@ -55,7 +59,16 @@ export function BaseMap({ center = DEFAULT_CENTER, zoom = 12, tileUrl = 'https:/
       {tilesFailed && (
         <div
           data-testid="tiles-offline"
-          style={{ position: 'absolute', left: 12, bottom: 12, zIndex: 1000, background: 'rgba(255,255,255,.9)', padding: '4px 8px', borderRadius: 4, fontSize: 12 }}
+          style={{
+            position: 'absolute',
+            left: 12,
+            bottom: 12,
+            zIndex: 1000,
+            background: 'rgba(255,255,255,.9)',
+            padding: '4px 8px',
+            borderRadius: 4,
+            fontSize: 12,
+          }}
         >
           {t('home.tilesOffline')}
         </div>
