@@ -14,12 +14,12 @@ export type MessageTexts = { readonly cn: string; readonly en: string } & {
  * Placeholders are `{name}` and are filled by `translate`.
  */
 export const MESSAGES = {
-  // Login result codes (spec §8) and the session code 407.
-  'login.200': { cn: '登录成功', en: 'Login successful' },
-  'login.201': { cn: '用户名错误', en: 'User name error' },
-  'login.202': { cn: '密码错误', en: 'Wrong password' },
-  'login.208': { cn: '用户已过期', en: 'User expired' },
-  'login.209': { cn: '用户名或密码错误', en: 'Wrong username or password' },
+  // Login result codes (spec §8, its exact wording) and the session code 407.
+  'login.200': { cn: '登录成功', en: 'login successful' },
+  'login.201': { cn: '用户名错误', en: 'user name error' },
+  'login.202': { cn: '密码错误', en: 'wrong password' },
+  'login.208': { cn: '用户已过期', en: 'user expired' },
+  'login.209': { cn: '用户名或密码错误', en: 'wrong username or password' },
   'session.407': { cn: '登录已失效，请重新登录', en: 'Your session has expired, please log in again' },
   'session.loginRequired': { cn: '请先登录', en: 'Please log in first' },
 
