@@ -118,7 +118,7 @@ export function telephone(value: unknown): Validated<string> {
 /** Province (and embassy/consulate) characters that open a Chinese plate. */
 export const PLATE_PROVINCES = '京津沪渝冀豫云辽黑湘皖鲁新苏浙赣鄂桂甘晋蒙陕吉闽贵粤青藏川宁琼使领';
 /** Spec §5: province, letter, four letters or digits, a final letter, digit or special character. */
-const PLATE = new RegExp(`^[${PLATE_PROVINCES}][A-Z][A-Z0-9]{4}[A-Z0-9挂学警港澳]$`);
+const PLATE = new RegExp(`^[${PLATE_PROVINCES}][A-Z][A-Z0-9]{4}[A-Z0-9挂学警港澳使领]$`);
 /** New-energy (green) plates carry 6 characters after the letter: D/F + 5, or 5 digits + D/F. */
 const NEW_ENERGY_PLATE = new RegExp(`^[${PLATE_PROVINCES}][A-Z](?:[DF][A-Z0-9]{5}|\\d{5}[DF])$`);
 
