@@ -5,11 +5,9 @@ import { createBrowserRouter, Navigate, RouterProvider, useLocation } from 'reac
 import { useAuth } from '../auth/store.ts';
 import LoginPage from '../features/login/LoginPage.tsx';
 import NotFoundPage from '../features/notFound/NotFoundPage.tsx';
-import { guardDecision } from './guard.ts';
+import { decide, homeOf } from './guard.ts';
 import { MainLayout } from './MainLayout.tsx';
 import { featureRoutes } from './routes.tsx';
-
-export const HOME_PATH = '/index/home';
 
 function Loading() {
   return (
@@ -19,25 +17,20 @@ function Loading() {
   );
 }
 
-/** Applies the guard for the current location and renders the page or redirects. */
-function Guarded({ needed, children }: { needed: string[] | null; children: ReactNode }) {
+/** Applies the guard (spec §2, decided by @carhere/domain) for the current location. */
+function Guarded({ children }: { children: ReactNode }) {
   const auth = useAuth();
   const location = useLocation();
-  const decision = guardDecision({
-    path: location.pathname,
-    loggedIn: auth !== null,
-    permissions: auth?.permissions ?? [],
-    needed,
-  });
+  const decision = decide(location.pathname, auth);
   if (decision === 'login') return <Navigate to="/login" replace state={{ from: location.pathname }} />;
   if (decision === 'notFound') return <Navigate to="/notFound" replace />;
-  if (decision === 'home') return <Navigate to={HOME_PATH} replace />;
+  if (decision === 'home') return <Navigate to={homeOf(auth)} replace />;
   return <>{children}</>;
 }
 
 function Redirect() {
   const auth = useAuth();
-  return <Navigate to={auth ? HOME_PATH : '/login'} replace />;
+  return <Navigate to={homeOf(auth)} replace />;
 }
 
 export function App() {
@@ -49,7 +42,7 @@ export function App() {
         {
           path: '/login',
           element: (
-            <Guarded needed={[]}>
+            <Guarded>
               <LoginPage />
             </Guarded>
           ),
@@ -58,18 +51,18 @@ export function App() {
         {
           path: '/index',
           element: (
-            <Guarded needed={[]}>
+            <Guarded>
               <MainLayout />
             </Guarded>
           ),
           children: [
-            { index: true, element: <Navigate to={HOME_PATH} replace /> },
+            { index: true, element: <Redirect /> },
             ...featureRoutes.map((r) => {
               const Page = lazy(r.load);
               return {
                 path: r.path,
                 element: (
-                  <Guarded needed={r.permission}>
+                  <Guarded>
                     <Suspense fallback={<Loading />}>
                       <Page />
                     </Suspense>

@@ -1,19 +1,20 @@
-// The navigation guard of spec §2, as a pure decision the router acts on.
-export type GuardDecision = 'allow' | 'login' | 'notFound' | 'home';
+// The web's side of spec §2's navigation guard. The decision itself is @carhere/domain's, shared with the server.
+import { canAccessRoute, guardDecision, homePath, roleRootArea } from '@carhere/domain';
+import type { LoginData } from '../api/types.ts';
 
-export function holds(permissions: string[], needed: string[]): boolean {
-  return needed.length === 0 || permissions.includes('*:*:*') || needed.some((p) => permissions.includes(p));
+export type { GuardDecision } from '@carhere/domain';
+
+export function decide(pathname: string, auth: LoginData | null) {
+  return guardDecision({ path: pathname, user: auth?.userInfo ?? null, permissions: auth?.permissions ?? [] });
 }
 
-export function guardDecision(opts: {
-  path: string;
-  loggedIn: boolean;
-  permissions: string[];
-  needed: string[] | null;
-}): GuardDecision {
-  if (opts.path === '/notFound') return 'allow';
-  if (opts.path === '/login') return opts.loggedIn ? 'home' : 'allow';
-  if (!opts.loggedIn) return 'login';
-  if (opts.needed === null) return 'notFound';
-  return holds(opts.permissions, opts.needed) ? 'allow' : 'notFound';
+/** Whether the side menu shows a route under /index. */
+export function mayOpen(path: string, auth: LoginData | null): boolean {
+  return canAccessRoute(path, auth?.permissions ?? []);
+}
+
+/** Where "home" is for this user (the role's root area and first screen it may open). */
+export function homeOf(auth: LoginData | null): string {
+  if (!auth) return '/login';
+  return homePath(auth.permissions, roleRootArea(auth.userInfo.role)) ?? '/notFound';
 }
