@@ -6,7 +6,7 @@ import { Outlet, useLocation, useNavigate } from 'react-router';
 import { api } from '../api/client.ts';
 import { authStore, useAuth } from '../auth/store.ts';
 import { LANGUAGE_NAMES, LANGUAGES, type Language, setLanguage } from '../i18n/index.ts';
-import { holds } from './guard.ts';
+import { mayOpen } from './guard.ts';
 import { featureRoutes } from './routes.tsx';
 
 export function MainLayout() {
@@ -15,10 +15,9 @@ export function MainLayout() {
   const navigate = useNavigate();
   const location = useLocation();
   const { message } = AntApp.useApp();
-  const permissions = auth?.permissions ?? [];
 
   const items = featureRoutes
-    .filter((r) => r.menu && holds(permissions, r.permission))
+    .filter((r) => r.menu && mayOpen(`/index/${r.path}`, auth))
     .sort((a, b) => (a.menu?.order ?? 0) - (b.menu?.order ?? 0))
     .map((r) => ({ key: `/index/${r.path}`, icon: r.menu?.icon, label: t(r.menu?.labelKey ?? '') }));
   const selected = items.filter((i) => location.pathname.startsWith(i.key)).map((i) => i.key);
@@ -36,7 +35,13 @@ export function MainLayout() {
   return (
     <Layout style={{ height: '100vh' }}>
       <Layout.Header
-        style={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', paddingInline: 16, background: '#001529' }}
+        style={{
+          display: 'flex',
+          alignItems: 'center',
+          justifyContent: 'space-between',
+          paddingInline: 16,
+          background: '#001529',
+        }}
       >
         <Typography.Title level={4} style={{ color: '#fff', margin: 0 }}>
           {t('appName')}
@@ -58,14 +63,26 @@ export function MainLayout() {
             <UserOutlined />
             {auth?.userInfo.nickname || auth?.userInfo.username}
           </Space>
-          <Button type="text" icon={<LogoutOutlined />} style={{ color: '#fff' }} onClick={() => void logout()} data-testid="logout">
+          <Button
+            type="text"
+            icon={<LogoutOutlined />}
+            style={{ color: '#fff' }}
+            onClick={() => void logout()}
+            data-testid="logout"
+          >
             {t('header.logout')}
           </Button>
         </Space>
       </Layout.Header>
       <Layout>
         <Layout.Sider width={200} breakpoint="lg" collapsedWidth={56} theme="light">
-          <Menu mode="inline" items={items} selectedKeys={selected} onClick={({ key }) => navigate(key)} style={{ height: '100%' }} />
+          <Menu
+            mode="inline"
+            items={items}
+            selectedKeys={selected}
+            onClick={({ key }) => navigate(key)}
+            style={{ height: '100%' }}
+          />
         </Layout.Sider>
         <Layout.Content style={{ position: 'relative', overflow: 'auto' }}>
           <Outlet />
