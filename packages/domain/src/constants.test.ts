@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { isMaintenanceNoticeShown, MAINTENANCE_NOTICE, OIL_VOLUME_OPTIONS_L, REQUEST_TIMEOUT_MS } from './constants.ts';
+import { formatDateTime } from './time.ts';
+
+describe('constants of spec §9', () => {
+  it('request timeout 300000 ms', () => {
+    expect(REQUEST_TIMEOUT_MS).toBe(300_000);
+  });
+
+  it('oil options 1.0 L to 29.9 L step 0.1', () => {
+    expect(OIL_VOLUME_OPTIONS_L[0]).toBe(1);
+    expect(OIL_VOLUME_OPTIONS_L[1]).toBe(1.1);
+    expect(OIL_VOLUME_OPTIONS_L.at(-1)).toBe(29.9);
+    expect(OIL_VOLUME_OPTIONS_L).toHaveLength(290);
+  });
+
+  it('maintenance notice until 2022-10-08 03:00 at UTC+8', () => {
+    expect(formatDateTime(MAINTENANCE_NOTICE.showUntil)).toBe('2022-10-08 03:00:00');
+    expect(formatDateTime(MAINTENANCE_NOTICE.downFrom)).toBe('2022-10-08 00:00:00');
+    expect(formatDateTime(MAINTENANCE_NOTICE.downTo)).toBe('2022-10-08 01:00:00');
+    expect(isMaintenanceNoticeShown(MAINTENANCE_NOTICE.showUntil - 1)).toBe(true);
+    expect(isMaintenanceNoticeShown(MAINTENANCE_NOTICE.showUntil)).toBe(false);
+  });
+});

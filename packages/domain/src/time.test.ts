@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest';
+import {
+  addCalendarDays,
+  addCalendarMonths,
+  DEFAULT_TIME_ZONE,
+  dayKey,
+  endOfDay,
+  FIXED_TIMEZONE_OFFSET_MS,
+  formatDateTime,
+  formatOffset,
+  fromWallClock,
+  isValidTimeZone,
+  parseDateTime,
+  parseFixedOffset,
+  startOfDay,
+  timeZoneOffsetMs,
+  toWallClock,
+} from './time.ts';
+
+const utc = (iso: string) => Date.parse(iso);
+
+describe('zones', () => {
+  it('default is UTC+8; the spec fixed offset is -8 h as getTimezoneOffset gives it', () => {
+    expect(DEFAULT_TIME_ZONE).toBe('+08:00');
+    expect(FIXED_TIMEZONE_OFFSET_MS).toBe(-28_800_000);
+    expect(timeZoneOffsetMs(DEFAULT_TIME_ZONE, 0)).toBe(-FIXED_TIMEZONE_OFFSET_MS);
+  });
+
+  it('parses fixed offsets', () => {
+    expect(parseFixedOffset('+08:00')).toBe(480);
+    expect(parseFixedOffset('UTC+8')).toBe(480);
+    expect(parseFixedOffset('GMT-05:30')).toBe(-330);
+    expect(parseFixedOffset('-0930')).toBe(-570);
+    expect(parseFixedOffset('UTC')).toBe(0);
+    expect(parseFixedOffset('Z')).toBe(0);
+    expect(parseFixedOffset('+14:00')).toBe(840);
+    expect(parseFixedOffset('+14:01')).toBeUndefined();
+    expect(parseFixedOffset('+08:60')).toBeUndefined();
+    expect(parseFixedOffset('Asia/Shanghai')).toBeUndefined();
+    expect(formatOffset(-330)).toBe('-05:30');
+    expect(formatOffset(480)).toBe('+08:00');
+  });
+
+  it('validates zones', () => {
+    for (const zone of ['Asia/Shanghai', 'Europe/Paris', 'America/New_York', 'UTC', '+08:00']) {
+      expect(isValidTimeZone(zone), zone).toBe(true);
+    }
+    for (const zone of ['Mars/Olympus', '', '  ', 42, null]) expect(isValidTimeZone(zone)).toBe(false);
+  });
+
+  it('throws a clear error for an unknown zone or instant', () => {
+    expect(() => timeZoneOffsetMs('Mars/Olympus', 0)).toThrow(/Unknown time zone/);
+    expect(() => formatDateTime(Number.NaN)).toThrow(RangeError);
+  });
+});
+
+describe('real time-zone math', () => {
+  it('follows daylight saving time in IANA zones', () => {
+    expect(timeZoneOffsetMs('Europe/Paris', utc('2024-01-15T12:00:00Z'))).toBe(3_600_000);
+    expect(timeZoneOffsetMs('Europe/Paris', utc('2024-07-15T12:00:00Z'))).toBe(7_200_000);
+    expect(timeZoneOffsetMs('America/New_York', utc('2024-07-15T12:00:00Z'))).toBe(-4 * 3_600_000);
+    expect(timeZoneOffsetMs('Asia/Kolkata', utc('2024-07-15T12:00:00Z'))).toBe(5.5 * 3_600_000);
+    // Paris switches to summer time at 01:00 UTC on 31 March 2024.
+    expect(timeZoneOffsetMs('Europe/Paris', utc('2024-03-31T00:59:59Z'))).toBe(3_600_000);
+    expect(timeZoneOffsetMs('Europe/Paris', utc('2024-03-31T01:00:00Z'))).toBe(7_200_000);
+  });
+
+  it('formats in the zone', () => {
+    const at = utc('2024-07-01T16:30:05.123Z');
+    expect(formatDateTime(at)).toBe('2024-07-02 00:30:05');
+    expect(formatDateTime(at, 'Asia/Shanghai')).toBe('2024-07-02 00:30:05');
+    expect(formatDateTime(at, 'Europe/Paris', 'YYYY-MM-DD HH:mm:ss.SSS Z')).toBe('2024-07-01 18:30:05.123 +02:00');
+    expect(formatDateTime(at, 'America/New_York', 'DD/MM HH:mm')).toBe('01/07 12:30');
+    expect(formatDateTime(at, 'UTC')).toBe('2024-07-01 16:30:05');
+    expect(dayKey(at)).toBe('2024-07-02');
+    expect(dayKey(at, '-05:00')).toBe('2024-07-01');
+  });
+
+  it('round-trips wall clocks', () => {
+    for (const zone of ['+08:00', 'Europe/Paris', 'America/New_York', 'Australia/Lord_Howe', 'Asia/Kathmandu']) {
+      for (const iso of [
+        '2024-01-01T00:00:00Z',
+        '2024-03-31T01:30:00Z',
+        '2024-11-03T04:30:00Z',
+        '1999-12-31T23:59:59Z',
+      ]) {
+        const at = utc(iso);
+        expect(fromWallClock(toWallClock(at, zone), zone), `${zone} ${iso}`).toBe(at);
+      }
+    }
+  });
+
+  it('moves a skipped wall time forward and takes the first of a repeated one', () => {
+    // 2024-03-10 02:30 does not exist in New York: read as 03:30 EDT.
+    expect(fromWallClock({ year: 2024, month: 3, day: 10, hour: 2, minute: 30 }, 'America/New_York')).toBe(
+      utc('2024-03-10T07:30:00Z'),
+    );
+    // 2024-11-03 01:30 happens twice in New York: the first one is EDT.
+    expect(fromWallClock({ year: 2024, month: 11, day: 3, hour: 1, minute: 30 }, 'America/New_York')).toBe(
+      utc('2024-11-03T05:30:00Z'),
+    );
+    // …so the second 01:30 (EST) formats the same but does not round-trip.
+    expect(formatDateTime(utc('2024-11-03T06:30:00Z'), 'America/New_York', 'HH:mm Z')).toBe('01:30 -05:00');
+  });
+
+  it('days and months in the zone', () => {
+    const at = utc('2024-03-30T12:00:00Z'); // 13:00 in Paris, the day before summer time
+    expect(formatDateTime(startOfDay(at, 'Europe/Paris'), 'UTC')).toBe('2024-03-29 23:00:00');
+    expect(endOfDay(at, '+08:00')).toBe(utc('2024-03-30T15:59:59.999Z'));
+    // The 31st of March in Paris has 23 hours.
+    const next = addCalendarDays(at, 1, 'Europe/Paris');
+    expect(next - at).toBe(23 * 3_600_000);
+    expect(formatDateTime(next, 'Europe/Paris')).toBe('2024-03-31 13:00:00');
+    expect(formatDateTime(addCalendarDays(at, -30, '+08:00'), '+08:00')).toBe('2024-02-29 20:00:00');
+    const jan31 = utc('2024-01-31T02:00:00Z');
+    expect(formatDateTime(addCalendarMonths(jan31, 1))).toBe('2024-02-29 10:00:00');
+    expect(formatDateTime(addCalendarMonths(jan31, 13))).toBe('2025-02-28 10:00:00');
+    expect(formatDateTime(addCalendarMonths(jan31, -2))).toBe('2023-11-30 10:00:00');
+    expect(formatDateTime(addCalendarMonths(jan31, 36))).toBe('2027-01-31 10:00:00');
+  });
+
+  it('parses local date-times', () => {
+    expect(parseDateTime('2024-07-02 00:30:05')).toBe(utc('2024-07-01T16:30:05Z'));
+    expect(parseDateTime('2024-07-02T00:30', 'UTC')).toBe(utc('2024-07-02T00:30:00Z'));
+    expect(parseDateTime('2024-07-02', 'Europe/Paris')).toBe(utc('2024-07-01T22:00:00Z'));
+    expect(parseDateTime('2024-07-02 00:30:05.5', 'UTC')).toBe(utc('2024-07-02T00:30:05.500Z'));
+    for (const bad of ['2024-02-30', '2023-02-29', '2024-13-01', '2024-07-02 24:00', '2024-7-2', 'yesterday']) {
+      expect(parseDateTime(bad), bad).toBeUndefined();
+    }
+    expect(parseDateTime('2024-02-29')).toBeDefined();
+  });
+});
