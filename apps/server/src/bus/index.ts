@@ -1,11 +1,19 @@
 import { MemoryBus } from './memory.ts';
+import { NatsBus } from './nats.ts';
 import type { EventBus } from './types.ts';
 
 export type { BusHandler, EventBus } from './types.ts';
 export { MemoryBus } from './memory.ts';
+export { NatsBus } from './nats.ts';
 
-/** The bus for this process: in-process unless BUS_URL names a NATS server (a later issue adds that). */
-export async function createBus(busUrl: string | undefined, onError?: (err: unknown, subject: string) => void): Promise<EventBus> {
-  if (busUrl) throw new Error('BUS_URL (NATS) is not supported yet; unset it to use the in-process bus');
+/** The bus for this process: in-process by default, NATS when BUS_URL names a server (nats://host:port). */
+export async function createBus(
+  busUrl: string | undefined,
+  onError?: (err: unknown, subject: string) => void,
+): Promise<EventBus> {
+  if (busUrl) {
+    if (!busUrl.startsWith('nats://')) throw new Error(`BUS_URL must be a nats:// URL, got "${busUrl}"`);
+    return NatsBus.connect(busUrl, onError);
+  }
   return new MemoryBus(onError);
 }

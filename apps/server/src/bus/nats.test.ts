@@ -1,0 +1,58 @@
+// Runs against a real NATS server (NATS_TEST_URL, default nats://127.0.0.1:4222; CI starts one).
+import { createConnection } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NatsBus } from './nats.ts';
+
+const url = process.env.NATS_TEST_URL ?? 'nats://127.0.0.1:4222';
+
+async function reachable(): Promise<boolean> {
+  const [host, port] = url.replace('nats://', '').split(':');
+  return new Promise((resolve) => {
+    const s = createConnection({ host, port: Number(port ?? 4222) });
+    s.once('connect', () => {
+      s.destroy();
+      resolve(true);
+    });
+    s.once('error', () => resolve(false));
+  });
+}
+
+const available = await reachable();
+if (!available) console.warn(`NATS bus tests skipped: no NATS server at ${url}`);
+
+describe.skipIf(!available)('NatsBus between two connections (two processes in production)', () => {
+  let a: NatsBus;
+  let b: NatsBus;
+  const prefix = `test${process.pid}${Date.now()}`;
+  beforeAll(async () => {
+    a = await NatsBus.connect(url);
+    b = await NatsBus.connect(url);
+  });
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+  });
+
+  it('delivers JSON payloads published on one connection to wildcard and exact subscribers on another', async () => {
+    const got: [string, unknown][] = [];
+    const done = new Promise<void>((resolve) => {
+      b.subscribe(`${prefix}.device.>`, (p, s) => {
+        got.push([s, p]);
+        if (got.length === 2) resolve();
+      });
+    });
+    const exact: unknown[] = [];
+    const off = b.subscribe(`${prefix}.device.position`, (p) => exact.push(p));
+    await b.flush();
+    a.publish(`${prefix}.device.position`, { deviceId: '7', lat: 39.9 });
+    a.publish(`${prefix}.device.alarm`, { deviceId: '7', type: 1 });
+    await a.flush();
+    await done;
+    off();
+    expect(got).toEqual([
+      [`${prefix}.device.position`, { deviceId: '7', lat: 39.9 }],
+      [`${prefix}.device.alarm`, { deviceId: '7', type: 1 }],
+    ]);
+    expect(exact).toEqual([{ deviceId: '7', lat: 39.9 }]);
+  });
+});

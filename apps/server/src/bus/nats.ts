@@ -1,0 +1,54 @@
+// NATS implementation of the event bus (BUS_URL=nats://…): several gateway and API processes share events.
+// Payloads travel as JSON. Subjects use NATS syntax, so 'device.>' works the same as on the in-process bus.
+import { connect, JSONCodec, type NatsConnection, type Subscription } from 'nats';
+import type { BusHandler, EventBus } from './types.ts';
+
+const codec = JSONCodec<unknown>();
+
+export class NatsBus implements EventBus {
+  private readonly subs = new Set<Subscription>();
+
+  private constructor(
+    private readonly nc: NatsConnection,
+    private readonly onError: (err: unknown, subject: string) => void,
+  ) {}
+
+  static async connect(url: string, onError: (err: unknown, subject: string) => void = () => {}): Promise<NatsBus> {
+    const servers = url.replace(/^nats:\/\//, '').split(',');
+    const nc = await connect({ servers, name: `carhere-${process.pid}`, maxReconnectAttempts: -1, reconnectTimeWait: 500 });
+    return new NatsBus(nc, onError);
+  }
+
+  publish(subject: string, payload: unknown): void {
+    this.nc.publish(subject, codec.encode(payload));
+  }
+
+  subscribe(subject: string, handler: BusHandler): () => void {
+    const sub = this.nc.subscribe(subject, {
+      callback: (err, msg) => {
+        if (err) return this.onError(err, subject);
+        try {
+          handler(codec.decode(msg.data), msg.subject);
+        } catch (e) {
+          this.onError(e, msg.subject);
+        }
+      },
+    });
+    this.subs.add(sub);
+    return () => {
+      sub.unsubscribe();
+      this.subs.delete(sub);
+    };
+  }
+
+  /** Resolves once everything published so far has reached the server (used before a clean shutdown). */
+  async flush(): Promise<void> {
+    await this.nc.flush();
+  }
+
+  async close(): Promise<void> {
+    for (const s of this.subs) s.unsubscribe();
+    this.subs.clear();
+    await this.nc.drain();
+  }
+}
