@@ -1,79 +1,154 @@
-// A Leaflet map owned by its component (no module-level singleton). Centred on longitude 116.404,
-// latitude 39.915 by default (spec §1). When tiles cannot be loaded (offline), markers, tracks and
-// fences still draw over a plain background and a small notice says so.
+// A Leaflet map owned by its component (no module-level singleton), drawn with the chosen provider's tiles.
+// Its lat/lng are WGS-84 whatever the provider: the provider's CRS shifts to GCJ-02 or BD-09 (crs.ts).
+// Centred on longitude 116.404, latitude 39.915 by default (spec §1). When tiles cannot be loaded (offline),
+// markers, tracks and fences still draw over a plain background and a small notice says so.
 import 'leaflet/dist/leaflet.css';
 import L from 'leaflet';
-import { createContext, type ReactNode, useContext, useEffect, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { crsFor } from './crs.ts';
+import { MapNotice } from './MapNotice.tsx';
+import { MapTypeSelector } from './MapTypeSelector.tsx';
+import { MapContext, type MapHandle } from './mapContext.ts';
+import { mapKey } from './mapKeys.ts';
+import { useMapType } from './mapType.ts';
+import { MAP_PROVIDERS, type MapType } from './providers.ts';
+import { ProviderTileLayer } from './providerTileLayer.ts';
+
+export { useLeafletMap, useMapProvider } from './mapContext.ts';
 
 export const DEFAULT_CENTER: [number, number] = [39.915, 116.404];
-
-const MapContext = createContext<L.Map | null>(null);
-export const useLeafletMap = () => useContext(MapContext);
+export const DEFAULT_ZOOM = 12;
 
 export interface BaseMapProps {
   center?: [number, number];
   zoom?: number;
-  tileUrl?: string;
+  /** Forces a provider; by default the user's choice (local key 'useMapType'). */
+  mapType?: MapType;
+  /** Shows the provider selector in the top-right corner. */
+  showTypeSelector?: boolean;
+  /** Extra controls in the top-right corner, next to the selector. */
+  controls?: ReactNode;
   children?: ReactNode;
 }
 
+/** How many failed tiles in a row, with none loaded, make us call the tiles unreachable. */
+const OFFLINE_AFTER_FAILURES = 2;
+
 export function BaseMap({
   center = DEFAULT_CENTER,
-  zoom = 12,
-  tileUrl = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
+  zoom = DEFAULT_ZOOM,
+  mapType,
+  showTypeSelector = true,
+  controls,
   children,
 }: BaseMapProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation('map');
   const el = useRef<HTMLDivElement>(null);
-  const [map, setMap] = useState<L.Map | null>(null);
+  const chosen = useMapType();
+  const provider = MAP_PROVIDERS[mapType ?? chosen];
+  const [handle, setHandle] = useState<MapHandle | null>(null);
   const [tilesFailed, setTilesFailed] = useState(false);
+  const [keyMissing, setKeyMissing] = useState(false);
+  const view = useRef<{ center: L.LatLngExpression; zoom: number }>({ center, zoom });
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the map is created once per tile source; the effect below follows the centre
+  // One Leaflet map per provider: a CRS cannot change on a live map, so switching providers rebuilds the
+  // map at the same WGS-84 view and the layer components re-attach through the context.
   useEffect(() => {
     if (!el.current) return;
-    const m = L.map(el.current, { center, zoom, zoomControl: true, attributionControl: true });
-    const tiles = L.tileLayer(tileUrl, { maxZoom: 19, attribution: '&copy; map data providers' });
-    let failures = 0;
-    tiles.on('tileerror', () => {
-      failures++;
-      if (failures >= 2) setTilesFailed(true);
+    const m = L.map(el.current, {
+      crs: crsFor(provider.system, provider.scheme),
+      center: view.current.center,
+      zoom: view.current.zoom,
+      minZoom: provider.minZoom,
+      maxZoom: provider.maxZoom,
+      zoomControl: true,
+      attributionControl: true,
+      preferCanvas: false,
     });
-    tiles.on('tileload', () => setTilesFailed(false));
-    tiles.addTo(m);
-    setMap(m);
+    m.attributionControl.setPrefix(false);
+    let failures = 0;
+    let cancelled = false;
+    let tiles: ProviderTileLayer | null = null;
+    const addTiles = (apiKey: string | null) => {
+      if (cancelled) return;
+      tiles = new ProviderTileLayer({ provider, lang: i18n.language, apiKey });
+      tiles.on('tileerror', () => {
+        failures++;
+        if (failures >= OFFLINE_AFTER_FAILURES) setTilesFailed(true);
+      });
+      tiles.on('tileload', () => {
+        failures = 0;
+        setTilesFailed(false);
+      });
+      tiles.addTo(m);
+    };
+    void mapKey(provider.vendor).then((key) => {
+      setKeyMissing(provider.keyRequired && !key);
+      addTiles(key);
+    });
+    const remember = () => {
+      view.current = { center: m.getCenter(), zoom: m.getZoom() };
+    };
+    m.on('moveend', remember);
+    setTilesFailed(false);
+    setHandle({ map: m, provider });
     (window as unknown as { __carhereMap?: L.Map }).__carhereMap = m;
     return () => {
+      cancelled = true;
+      remember();
       m.remove();
-      setMap(null);
+      setHandle(null);
     };
-  }, [tileUrl]);
+  }, [provider, i18n.language]);
 
+  // A new centre prop moves the map; rebuilding the map for another provider keeps the user's view.
+  const [lat, lng] = center;
+  const appliedCenter = useRef(`${lat},${lng}`);
   useEffect(() => {
-    map?.setView(center, map.getZoom());
-  }, [map, center[0], center[1]]);
+    if (!handle || appliedCenter.current === `${lat},${lng}`) return;
+    appliedCenter.current = `${lat},${lng}`;
+    handle.map.setView([lat, lng], handle.map.getZoom());
+  }, [handle, lat, lng]);
+
+  const notices = useMemo(
+    () =>
+      [
+        tilesFailed && (
+          <MapNotice key="offline" testId="tiles-offline">
+            {t('tilesOffline')}
+          </MapNotice>
+        ),
+        keyMissing && (
+          <MapNotice key="key" testId="map-key-missing">
+            {t('keyMissing')}
+          </MapNotice>
+        ),
+      ].filter(Boolean),
+    [tilesFailed, keyMissing, t],
+  );
 
   return (
     <div style={{ position: 'relative', width: '100%', height: '100%' }}>
-      <div ref={el} data-testid="map" style={{ width: '100%', height: '100%', background: '#eef2f6' }} />
-      {tilesFailed && (
-        <div
-          data-testid="tiles-offline"
-          style={{
-            position: 'absolute',
-            left: 12,
-            bottom: 12,
-            zIndex: 1000,
-            background: 'rgba(255,255,255,.9)',
-            padding: '4px 8px',
-            borderRadius: 4,
-            fontSize: 12,
-          }}
-        >
-          {t('home.tilesOffline')}
+      <div ref={el} data-testid="map" data-map-type={provider.type} style={mapStyle} />
+      {(showTypeSelector || controls) && (
+        <div style={{ position: 'absolute', top: 10, right: 10, zIndex: 1000, display: 'flex', gap: 8 }}>
+          {controls}
+          {showTypeSelector && <MapTypeSelector />}
         </div>
       )}
-      <MapContext.Provider value={map}>{map && children}</MapContext.Provider>
+      {notices.length > 0 && (
+        <div style={{ position: 'absolute', left: 12, bottom: 24, zIndex: 1000, display: 'grid', gap: 4 }}>
+          {notices}
+        </div>
+      )}
+      <MapContext.Provider value={handle}>{handle && children}</MapContext.Provider>
     </div>
   );
 }
+
+const mapStyle = {
+  width: '100%',
+  height: '100%',
+  background: '#eef2f6',
+} as const;
