@@ -48,6 +48,8 @@ export function formatOffset(offsetMinutes: number): string {
 }
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
+/** Intl accepts zone names in any letter case, so untrusted input could grow the cache without this bound. */
+const MAX_CACHED_FORMATTERS = 512;
 
 function formatterFor(zone: string): Intl.DateTimeFormat | undefined {
   let formatter = formatters.get(zone);
@@ -67,6 +69,7 @@ function formatterFor(zone: string): Intl.DateTimeFormat | undefined {
   } catch {
     return undefined;
   }
+  if (formatters.size >= MAX_CACHED_FORMATTERS) formatters.clear();
   formatters.set(zone, formatter);
   return formatter;
 }
