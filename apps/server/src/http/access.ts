@@ -1,15 +1,15 @@
-// Role → permission decisions for the server. The rules themselves live in @carhere/domain.
+// Role → permission decisions for the server. The rules themselves live in @carhere/domain (spec §6):
+// the same tables decide what the web shows and what the server allows.
+import { hasPermission, permissionsFor } from '@carhere/domain';
 import type { AppEnv } from '../config.ts';
 
-const ADMIN = 1;
-
-/** Permissions of a role in an environment. */
-export function permissionsOf(role: number, _env: AppEnv): string[] {
-  if (role === ADMIN) return ['*:*:*'];
-  return [];
+/** Permissions of a role in an environment (admin: '*:*:*'; unknown roles: none). */
+export function permissionsOf(role: number, env: AppEnv): string[] {
+  return [...permissionsFor(role, env)];
 }
 
-export function holdsPermission(held: string[], needed: string[]): boolean {
+/** True when no permission is needed, or '*:*:*' or one of the needed permissions is held. */
+export function holdsPermission(held: readonly string[], needed: readonly string[]): boolean {
   if (needed.length === 0) return true;
-  return held.includes('*:*:*') || needed.some((p) => held.includes(p));
+  return hasPermission(held, needed);
 }

@@ -1,11 +1,21 @@
-// /api/user/* — the foundation's findById; the accounts area adds the rest.
+// /api/user/* reads: one account, children, subtrees, agents, searches, family. Every read is limited to the
+// caller's subtree (agent/scope.ts).
+import { isAgent, ROLES } from '@carhere/domain';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { envelopeOf, ok } from '../../http/envelope.ts';
-import { noPermission, notFound } from '../../http/errors.ts';
-import { reachesPath } from '../../http/hierarchy.ts';
 import type { App } from '../../http/types.ts';
-import { presentUser, userInfoSchema } from './presenter.ts';
+import { needs } from '../agent/permissions.ts';
+import { idBody, text } from '../agent/schema.ts';
+import { assignableRoles, callerIsAdmin, loadReachableUser, pathIds, reaches, userColumns } from '../agent/scope.ts';
+import { userImportRoutes } from './importRoutes.ts';
+import { loginByCertRoutes } from './loginByCert.ts';
+import { userManageRoutes } from './manageRoutes.ts';
+import { userPasswordRoutes } from './passwordRoutes.ts';
+import { presentUser, userInfoSchema, userRowSchema } from './presenter.ts';
+import { childUsers, presentRows, searchSubtree, subtreeUsers, usernameTaken } from './queries.ts';
+
+const AGENT_ROLES = [ROLES.admin, ROLES.agent, ROLES.superAgent];
 
 export async function userRoutes(app: App, ctx: AppContext): Promise<void> {
   app.post(
@@ -14,23 +24,149 @@ export async function userRoutes(app: App, ctx: AppContext): Promise<void> {
       schema: {
         tags: ['user'],
         summary: 'One user inside the caller’s hierarchy',
-        body: z.object({ id: z.union([z.string().regex(/^\d+$/), z.number().int().positive()]).transform(String) }),
+        body: idBody,
         response: { 200: envelopeOf(userInfoSchema) },
       },
     },
+    async (req) => ok(presentUser(await loadReachableUser(ctx, req.user!, req.body.id))),
+  );
+
+  app.post(
+    '/user/findAllUser',
+    {
+      config: { permission: needs('accountsView') },
+      schema: {
+        tags: ['user'],
+        summary: 'Direct sub-accounts of an account, with device counts',
+        body: idBody,
+        response: { 200: envelopeOf(z.array(userRowSchema)) },
+      },
+    },
     async (req) => {
-      const user = await ctx.db
-        .selectFrom('users')
-        .select(['id', 'username', 'nickname', 'role', 'path', 'parent_id', 'telephone', 'email', 'address', 'mark', 'lang', 'time_zone', 'expire_at'])
-        .where('id', '=', req.body.id)
-        .executeTakeFirst();
-      // A user outside the caller's subtree answers the same as a missing one would for a non-admin: no permission.
-      if (!user) {
-        if (req.user!.role !== 1) throw noPermission();
-        throw notFound();
-      }
-      if (!reachesPath(req.user!, user.path)) throw noPermission();
-      return ok(presentUser(user));
+      const parent = await loadReachableUser(ctx, req.user!, req.body.id);
+      return ok(await presentRows(ctx, await childUsers(ctx, parent.id), parent.path));
     },
   );
+
+  app.post(
+    '/user/findAllUserV2',
+    {
+      config: { permission: needs('accountsView') },
+      schema: {
+        tags: ['user'],
+        summary: 'The whole subtree of an account (itself first, parents before children), with device counts',
+        body: idBody,
+        response: { 200: envelopeOf(z.array(userRowSchema)) },
+      },
+    },
+    async (req) => {
+      const root = await loadReachableUser(ctx, req.user!, req.body.id);
+      return ok(await presentRows(ctx, await subtreeUsers(ctx, root.path), root.path));
+    },
+  );
+
+  app.post(
+    '/user/findAllAgentByIdV2',
+    {
+      config: { permission: needs('accountsView') },
+      schema: {
+        tags: ['user'],
+        summary: 'Agents (accounts that may have sub-accounts) in the subtree of an account, for the agent tree',
+        body: idBody,
+        response: { 200: envelopeOf(z.array(userRowSchema)) },
+      },
+    },
+    async (req) => {
+      const root = await loadReachableUser(ctx, req.user!, req.body.id);
+      const rows = await subtreeUsers(ctx, root.path, AGENT_ROLES);
+      // The root is always listed, even when it is not an agent, so the tree has a top.
+      if (!rows.some((r) => r.id === root.id)) rows.unshift(root);
+      return ok(await presentRows(ctx, rows, root.path));
+    },
+  );
+
+  app.post(
+    '/user/findUsername',
+    {
+      config: { permission: needs('accountsView') },
+      schema: {
+        tags: ['user'],
+        summary: 'Whether a username is already in use (names are unique without regard to case)',
+        body: z.object({ username: z.string().trim().min(1).max(50) }),
+        response: { 200: envelopeOf(z.object({ exists: z.boolean() })) },
+      },
+    },
+    async (req) => ok({ exists: await usernameTaken(ctx, req.body.username) }),
+  );
+
+  app.post(
+    '/user/findLike',
+    {
+      config: { permission: needs('accountsView') },
+      schema: {
+        tags: ['user'],
+        summary: 'Accounts in a subtree whose username, nickname or telephone contains the text (at most 200)',
+        body: z.object({ selectName: text(50).min(1), id: idBody.shape.id.optional() }),
+        response: { 200: envelopeOf(z.array(userRowSchema)) },
+      },
+    },
+    async (req) => {
+      const root = await loadReachableUser(ctx, req.user!, req.body.id ?? req.user!.id);
+      return ok(await presentRows(ctx, await searchSubtree(ctx, root.path, req.body.selectName, 200), root.path));
+    },
+  );
+
+  app.post(
+    '/user/getFamily',
+    {
+      config: { permission: needs('accountsView') },
+      schema: {
+        tags: ['user'],
+        summary: 'An account with its superiors (as far up as the caller reaches) and its direct sub-accounts',
+        body: idBody,
+        response: {
+          200: envelopeOf(
+            z.object({ user: userRowSchema, ancestors: z.array(userRowSchema), children: z.array(userRowSchema) }),
+          ),
+        },
+      },
+    },
+    async (req) => {
+      const caller = req.user!;
+      const user = await loadReachableUser(ctx, caller, req.body.id);
+      const aboveIds = pathIds(user.path).slice(0, -1);
+      const [above, children] = await Promise.all([
+        aboveIds.length === 0
+          ? Promise.resolve([])
+          : ctx.db.selectFrom('users').select(userColumns).where('id', 'in', aboveIds).orderBy('path').execute(),
+        childUsers(ctx, user.id),
+      ]);
+      const visibleAbove = above.filter((u) => reaches(caller, u.path));
+      const countRoot = callerIsAdmin(caller) ? (visibleAbove[0]?.path ?? user.path) : caller.path;
+      const rows = await presentRows(ctx, [user, ...visibleAbove, ...children], countRoot);
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      return ok({
+        user: byId.get(user.id)!,
+        ancestors: visibleAbove.map((u) => byId.get(u.id)!),
+        children: children.map((u) => byId.get(u.id)!),
+      });
+    },
+  );
+
+  app.get(
+    '/user/roles',
+    {
+      schema: {
+        tags: ['user'],
+        summary: 'Roles the caller may give to accounts it creates or edits',
+        response: { 200: envelopeOf(z.object({ roles: z.array(z.number().int()), isAgent: z.boolean() })) },
+      },
+    },
+    async (req) => ok({ roles: assignableRoles(req.user!.role), isAgent: isAgent(req.user!.role) }),
+  );
+
+  await userManageRoutes(app, ctx);
+  await userPasswordRoutes(app, ctx);
+  await userImportRoutes(app, ctx);
+  await loginByCertRoutes(app, ctx);
 }

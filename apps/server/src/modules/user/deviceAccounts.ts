@@ -1,0 +1,52 @@
+// Device accounts: an end-user account named by its device's IMEI (created by a sale "as device accounts"),
+// so a customer logs in with the IMEI printed on the tracker (/api/loginByCert) and sees that device.
+import { sql } from 'kysely';
+import type { AppContext } from '../../context.ts';
+import { type Caller, callerIsAdmin, subtreePattern } from '../agent/scope.ts';
+import { hashPassword } from '../auth/password.ts';
+
+/** Device accounts below the caller whose name is one of these IMEIs and whose device the caller reaches. */
+export async function findDeviceAccounts(
+  ctx: AppContext,
+  caller: Caller,
+  terminalIds: readonly string[],
+): Promise<{ id: string; username: string }[]> {
+  const names = [...new Set(terminalIds.map((t) => t.trim().toLowerCase()))];
+  if (names.length === 0) return [];
+  let q = ctx.db
+    .selectFrom('users as u')
+    .innerJoin('devices as d', (j) => j.on(sql<boolean>`lower(d.terminal_id) = lower(u.username)`))
+    .innerJoin('users as owner', 'owner.id', 'd.user_id')
+    .select(['u.id', 'u.username'])
+    .where(sql<boolean>`lower(u.username) = ANY(${names})`)
+    .where('u.id', '!=', caller.id);
+  if (!callerIsAdmin(caller)) {
+    const pattern = subtreePattern(caller.path);
+    q = q.where('u.path', 'like', pattern).where('owner.path', 'like', pattern);
+  }
+  return q.execute();
+}
+
+export async function resetDeviceAccountPasswords(
+  ctx: AppContext,
+  caller: Caller,
+  terminalIds: readonly string[],
+): Promise<{ updated: string[]; notFound: string[] }> {
+  const accounts = await findDeviceAccounts(ctx, caller, terminalIds);
+  if (accounts.length > 0) {
+    const hash = await hashPassword(ctx.config.defaultResetPassword);
+    const ids = accounts.map((a) => a.id);
+    await ctx.db
+      .updateTable('users')
+      .set({ password_hash: hash, password_changed_at: new Date(), updated_at: new Date() })
+      .where('id', 'in', ids)
+      .execute();
+    await ctx.db.deleteFrom('sessions').where('user_id', 'in', ids).execute();
+  }
+  const found = new Set(accounts.map((a) => a.username.toLowerCase()));
+  const wanted = [...new Set(terminalIds.map((t) => t.trim()))];
+  return {
+    updated: wanted.filter((t) => found.has(t.toLowerCase())),
+    notFound: wanted.filter((t) => !found.has(t.toLowerCase())),
+  };
+}

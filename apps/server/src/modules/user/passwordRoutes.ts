@@ -1,0 +1,64 @@
+// Passwords: the caller's own change (checkUserPassword), the default-password check (GET checkPassword), and
+// resetting the passwords of device accounts by IMEI (updatePwdByTerminalIds).
+import { z } from 'zod';
+import type { AppContext } from '../../context.ts';
+import { envelopeOf, ok } from '../../http/envelope.ts';
+import { callerLang, translate } from '../../http/i18n.ts';
+import type { App } from '../../http/types.ts';
+import { needs } from '../agent/permissions.ts';
+import { idSchema } from '../agent/schema.ts';
+import { resetDeviceAccountPasswords } from './deviceAccounts.ts';
+import { changeOwnPassword, hasDefaultPassword } from './service.ts';
+
+export async function userPasswordRoutes(app: App, ctx: AppContext): Promise<void> {
+  app.post(
+    '/user/checkUserPassword',
+    {
+      schema: {
+        tags: ['user'],
+        summary: 'Change one’s own password: the current one is checked, the new one confirmed; other sessions end',
+        body: z.object({
+          oldPassword: z.string().max(200),
+          password: z.string().max(200),
+          confirmPassword: z.string().max(200),
+        }),
+        response: { 200: envelopeOf(z.null()) },
+      },
+    },
+    async (req) => {
+      const b = req.body;
+      await changeOwnPassword(ctx, req.user!, b.oldPassword, b.password, b.confirmPassword);
+      return ok(null, translate('action.save.success', callerLang(req)));
+    },
+  );
+
+  app.get(
+    '/user/checkPassword',
+    {
+      schema: {
+        tags: ['user'],
+        summary: 'Whether an account (default: the caller) still has the default reset password',
+        querystring: z.object({ id: idSchema.optional() }),
+        response: { 200: envelopeOf(z.object({ isDefault: z.boolean() })) },
+      },
+    },
+    async (req) => ok({ isDefault: await hasDefaultPassword(ctx, req.user!, req.query.id ?? req.user!.id) }),
+  );
+
+  app.post(
+    '/user/updatePwdByTerminalIds',
+    {
+      config: { permission: needs('deviceAccountPassword') },
+      schema: {
+        tags: ['user'],
+        summary:
+          'Reset the passwords of device accounts (accounts named by an IMEI of the caller’s subtree) to the default reset password',
+        body: z.object({ terminalIds: z.array(z.string().trim().min(1).max(20)).min(1).max(1000) }),
+        response: {
+          200: envelopeOf(z.object({ updated: z.array(z.string()), notFound: z.array(z.string()) })),
+        },
+      },
+    },
+    async (req) => ok(await resetDeviceAccountPasswords(ctx, req.user!, req.body.terminalIds)),
+  );
+}
