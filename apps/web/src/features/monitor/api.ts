@@ -1,0 +1,56 @@
+// Typed calls of the monitoring page (gateway issue's location API, see apps/server/src/gateway/README.md).
+import { api } from '../../api/client.ts';
+import type { Page } from '../../api/types.ts';
+
+/** /api/location/* Location: a device with its last state. Times are ISO-8601 UTC. */
+export interface Location {
+  deviceId: string;
+  terminalID: string;
+  displayName: string;
+  /** Device model code. */
+  deviceProtocol: number;
+  protocolType?: number;
+  online: boolean;
+  /** WGS-84 */
+  lat: number | null;
+  lon: number | null;
+  speed: number | null;
+  course: number | null;
+  altitude: number | null;
+  valid: boolean | null;
+  locationType: string | null;
+  acc: boolean | null;
+  battery: number | null;
+  mileage: number | null;
+  stateTime: string | null;
+  utcTime: string | null;
+  lastSeen: string | null;
+  /** 0 unknown, 1 moving, 2 fast, 3 overspeed, 4 stop, 5 offline, 6 expired */
+  mapState: number;
+  runState: number;
+  /** Optional list fields (spec §3 device list item) when the server sends them. */
+  state?: string | null;
+  expire?: string | null;
+  carNumber?: string | null;
+  nickname?: string | null;
+}
+
+/** Every device below the caller (admin: all), in pages of up to 100,000. */
+export const LOCATION_PAGE_SIZE = 20_000;
+
+export async function findAllLocations(signal?: AbortSignal): Promise<Location[]> {
+  const all: Location[] = [];
+  for (let pageNum = 1; ; pageNum++) {
+    const page = await api<Page<Location>>(
+      '/location/findV2',
+      { children: true, pageNum, pageSize: LOCATION_PAGE_SIZE },
+      { signal },
+    );
+    all.push(...page.list);
+    if (page.list.length < LOCATION_PAGE_SIZE || all.length >= page.total) return all;
+  }
+}
+
+export async function findLocations(terminalIDs: string[], signal?: AbortSignal): Promise<Location[]> {
+  return api<Location[]>('/location/find', { terminalIDs }, { signal });
+}

@@ -1,0 +1,96 @@
+// The device list panel: tabs (all, online, offline, inactive, expired, with counts), a search box (name,
+// IMEI or plate) and a virtual list in the domain's order.
+import { SearchOutlined } from '@ant-design/icons';
+import { Empty, Input, Spin, Tabs } from 'antd';
+import { useDeferredValue, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { MonitorSession } from '../monitorSession.ts';
+import type { MonitorDevice } from '../types.ts';
+import { useStoreVersion } from '../useMonitorSession.ts';
+import { DEVICE_ROW_HEIGHT, DeviceRow } from './DeviceRow.tsx';
+import { filterDevices, LIST_TABS, type ListTab, listCounts } from './filter.ts';
+import { VirtualList } from './VirtualList.tsx';
+
+export interface DeviceListPanelProps {
+  session: MonitorSession;
+  loading: boolean;
+  selectedId: string | null;
+  onSelect: (id: string) => void;
+  onContextMenu?: (id: string, x: number, y: number) => void;
+}
+
+export function DeviceListPanel({ session, loading, selectedId, onSelect, onContextMenu }: DeviceListPanelProps) {
+  const { t } = useTranslation('monitor');
+  const version = useStoreVersion(session);
+  const [tab, setTab] = useState<ListTab>('all');
+  const [query, setQuery] = useState('');
+  const deferredQuery = useDeferredValue(query);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the store is mutable; its version says when it changed
+  const sorted = useMemo(() => session.store.sorted(Date.now()), [session, version]);
+  const now = Date.now();
+  const counts = useMemo(() => listCounts(sorted, Date.now()), [sorted]);
+  const shown: MonitorDevice[] = useMemo(
+    () => filterDevices(sorted, tab, deferredQuery, Date.now()),
+    [sorted, tab, deferredQuery],
+  );
+  const selectedIndex = selectedId ? shown.findIndex((d) => d.deviceId === selectedId) : -1;
+
+  return (
+    <div
+      style={{ display: 'flex', flexDirection: 'column', height: '100%', background: '#fff' }}
+      data-testid="device-list"
+    >
+      <div style={{ padding: '10px 12px 0' }}>
+        <Input
+          allowClear
+          prefix={<SearchOutlined />}
+          placeholder={t('searchPlaceholder')}
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+          data-testid="device-search"
+        />
+      </div>
+      <Tabs
+        size="small"
+        activeKey={tab}
+        onChange={(key) => setTab(key as ListTab)}
+        tabBarStyle={{ margin: '0 12px' }}
+        items={LIST_TABS.map((key) => ({
+          key,
+          label: (
+            <span data-testid={`device-tab-${key}`}>
+              {t(`tabs.${key}`)} <span data-testid={`device-count-${key}`}>({counts[key]})</span>
+            </span>
+          ),
+        }))}
+      />
+      <div style={{ flex: 1, minHeight: 0 }}>
+        {loading ? (
+          <div style={{ display: 'grid', placeItems: 'center', height: '100%' }}>
+            <Spin />
+          </div>
+        ) : shown.length === 0 ? (
+          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('noDevices')} />
+        ) : (
+          <VirtualList
+            testId="device-virtual-list"
+            items={shown}
+            rowHeight={DEVICE_ROW_HEIGHT}
+            itemKey={(d) => d.deviceId}
+            scrollToIndex={selectedIndex}
+            renderRow={(d) => (
+              <DeviceRow
+                device={d}
+                now={now}
+                selected={d.deviceId === selectedId}
+                onSelect={onSelect}
+                onContextMenu={onContextMenu}
+              />
+            )}
+          />
+        )}
+      </div>
+    </div>
+  );
+}

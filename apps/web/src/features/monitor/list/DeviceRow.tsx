@@ -1,0 +1,70 @@
+// One row of the device list: state dot, name, IMEI, speed or how long ago it reported.
+import { carIconState } from '@carhere/domain';
+import { Typography } from 'antd';
+import { memo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { CAR_STATE_COLORS } from '../../../map/layers/carIconHtml.ts';
+import type { MonitorDevice } from '../types.ts';
+
+export const DEVICE_ROW_HEIGHT = 52;
+
+export interface DeviceRowProps {
+  device: MonitorDevice;
+  selected: boolean;
+  now: number;
+  onSelect: (id: string) => void;
+  onContextMenu?: (id: string, x: number, y: number) => void;
+}
+
+function DeviceRowView({ device, selected, now, onSelect, onContextMenu }: DeviceRowProps) {
+  const { t } = useTranslation('monitor');
+  const state = carIconState(device, now);
+  const speed =
+    device.location && state !== 'offline' && state !== 'expired' ? Math.round(device.location.speed) : null;
+  return (
+    <div
+      role="option"
+      aria-selected={selected}
+      tabIndex={-1}
+      data-testid="device-row"
+      data-device-id={device.deviceId}
+      data-terminal-id={device.terminalID}
+      onClick={() => onSelect(device.deviceId)}
+      onKeyDown={(e) => e.key === 'Enter' && onSelect(device.deviceId)}
+      onContextMenu={(e) => {
+        if (!onContextMenu) return;
+        e.preventDefault();
+        onContextMenu(device.deviceId, e.clientX, e.clientY);
+      }}
+      style={{
+        height: DEVICE_ROW_HEIGHT,
+        padding: '6px 12px',
+        cursor: 'pointer',
+        borderBottom: '1px solid #f0f0f0',
+        background: selected ? '#e6f4ff' : undefined,
+        display: 'flex',
+        alignItems: 'center',
+        gap: 10,
+        boxSizing: 'border-box',
+      }}
+    >
+      <span
+        title={t(`carState.${state}`)}
+        style={{ width: 10, height: 10, borderRadius: 5, background: CAR_STATE_COLORS[state], flex: 'none' }}
+      />
+      <div style={{ minWidth: 0, flex: 1 }}>
+        <Typography.Text strong ellipsis style={{ display: 'block' }} data-testid="device-name">
+          {device.displayName}
+        </Typography.Text>
+        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+          {device.terminalID}
+        </Typography.Text>
+      </div>
+      <Typography.Text type="secondary" style={{ fontSize: 12, flex: 'none' }}>
+        {speed !== null ? t('speedValue', { speed }) : t(`carState.${state}`)}
+      </Typography.Text>
+    </div>
+  );
+}
+
+export const DeviceRow = memo(DeviceRowView);

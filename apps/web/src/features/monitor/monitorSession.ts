@@ -1,0 +1,62 @@
+// One monitoring session: the device store, the live socket feeding it, and the listeners of each batch
+// (markers, the popup, alarm pop-ups). Created by the home page and closed when it unmounts.
+import { findAllLocations } from './api.ts';
+import { DeviceStore } from './deviceStore.ts';
+import type { LiveBatch } from './live/liveBatcher.ts';
+import { DEFAULT_FLUSH_MS, LiveSocket, type LiveStatus } from './live/liveSocket.ts';
+import type { AlarmMessage } from './live/messages.ts';
+import type { MonitorDevice } from './types.ts';
+
+type Listener<T> = (value: T) => void;
+
+class Emitter<T> {
+  private readonly listeners = new Set<Listener<T>>();
+  on(fn: Listener<T>): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+  emit(value: T): void {
+    for (const l of this.listeners) l(value);
+  }
+}
+
+export class MonitorSession {
+  readonly store = new DeviceStore();
+  /** Devices changed by a live batch (after the store applied it). */
+  readonly changed = new Emitter<MonitorDevice[]>();
+  readonly alarms = new Emitter<{ alarms: AlarmMessage[]; dropped: number }>();
+  readonly status = new Emitter<LiveStatus>();
+  private readonly socket: LiveSocket;
+  private abort = new AbortController();
+  liveStatus: LiveStatus = 'connecting';
+
+  constructor(flushMs = DEFAULT_FLUSH_MS) {
+    this.socket = new LiveSocket({
+      flushMs,
+      onBatch: (batch) => this.onBatch(batch),
+      onStatus: (s) => {
+        this.liveStatus = s;
+        this.status.emit(s);
+      },
+    });
+  }
+
+  /** Loads the device list, then listens live. Rejects when the list cannot be loaded. */
+  async start(): Promise<void> {
+    this.abort = new AbortController();
+    this.socket.start();
+    const locations = await findAllLocations(this.abort.signal);
+    this.store.load(locations, Date.now());
+  }
+
+  close(): void {
+    this.abort.abort();
+    this.socket.stop();
+  }
+
+  private onBatch(batch: LiveBatch): void {
+    const { changed } = this.store.apply(batch.positions, batch.states);
+    if (changed.length > 0) this.changed.emit(changed);
+    if (batch.alarms.length > 0) this.alarms.emit({ alarms: batch.alarms, dropped: batch.droppedAlarms });
+  }
+}
