@@ -1,0 +1,265 @@
+import { errorFromThrown, failure } from '../errors.ts';
+import { makeMessage } from '../position.ts';
+import { ByteReader, decodeText, trimControl } from '../reader.ts';
+import type { DecodedMessage, DecodeResult, Position } from '../types.ts';
+import type { Jt808Context, Jt808Version } from './context.ts';
+import type { Jt808Decoding } from './decoding.ts';
+import { jt808GeneralResponse, jt808MultimediaReply, jt808RegisterReply, jt808TimeReply } from './encoder.ts';
+import { type Jt808FrameTarget, type Jt808Header, unpackJt808 } from './frame.ts';
+import { decodeLocation } from './location.ts';
+import { Jt808Id as Id, jt808MessageType } from './message-ids.ts';
+import {
+  decodeAcceleration,
+  decodeAttributesReply,
+  decodeAuth,
+  decodeDriverIdentity,
+  decodeLocationBatch,
+  decodeLockLocation,
+  decodeMultimedia,
+  decodeParameterReply,
+  decodeRegister,
+} from './messages.ts';
+import { reassemble } from './reassembly.ts';
+import { decodeTransparent } from './transparent.ts';
+
+/**
+ * Decodes one complete JT/T 808 frame as it came off the wire (7E…7E, still escaped), or a text
+ * sentence "(…)" that some devices send on the same port. Never throws. Updates `ctx` (terminal id,
+ * version, sub-package buffers) and takes reply serials from `ctx.serials`.
+ */
+export function decodeJt808(frame: Uint8Array, ctx: Jt808Context): DecodeResult {
+  try {
+    return decode(frame, ctx);
+  } catch (thrown) {
+    return { ok: false, error: errorFromThrown(thrown) };
+  }
+}
+
+function decode(frame: Uint8Array, ctx: Jt808Context): DecodeResult {
+  if (frame.length === 0) return failure('empty', 'empty frame');
+  if (frame[0] === 0x28) return decodeSentence(frame, ctx);
+  const unpacked = unpackJt808(frame);
+  if (typeof unpacked === 'string') return failure('bad_frame', unpacked);
+  if (ctx.requireChecksum && !unpacked.checksumOk) return failure('bad_checksum', 'JT/T 808 XOR check does not match');
+  const header = unpacked.header;
+  ctx.terminalId = header.terminalId;
+  if (header.is2019) ctx.version = '2019';
+  const message = makeMessage(
+    'jt808',
+    header.messageId,
+    jt808MessageType(header.messageId),
+    header.terminalId,
+    header.serial,
+    unpacked.checksumOk,
+  );
+  const target: Jt808FrameTarget = {
+    idBytes: header.idBytes,
+    is2019: header.is2019,
+    protocolVersion: header.protocolVersion,
+  };
+
+  let body = unpacked.bytes.subarray(unpacked.bodyStart, unpacked.bodyEnd);
+  if (header.packageTotal > 1) {
+    const assembled = reassemble(ctx, header, body);
+    if (typeof assembled === 'string') return failure('bad_value', assembled);
+    if (assembled === null) {
+      message.messageType = 'fragment';
+      message.attributes = { packageIndex: header.packageIndex, packageTotal: header.packageTotal };
+      message.version = versionOf(header, ctx);
+      message.reply = jt808GeneralResponse(target, ctx.serials.next(), header.serial, header.messageId, 0);
+      return { ok: true, message };
+    }
+    body = assembled;
+  }
+
+  const d: Jt808Decoding = {
+    ctx,
+    header,
+    message,
+    model: ctx.model ? ctx.model.toUpperCase() : '',
+    attributes: {},
+    alarms: [],
+    generalResult: header.messageId < 0x8000 ? 0 : null,
+  };
+  decodeBody(d, new ByteReader(body), target);
+  message.version = versionOf(header, ctx);
+  finish(d);
+  if (message.reply === null && d.generalResult !== null) {
+    message.reply = jt808GeneralResponse(target, ctx.serials.next(), header.serial, header.messageId, d.generalResult);
+  }
+  return { ok: true, message };
+}
+
+function versionOf(header: Jt808Header, ctx: Jt808Context): Jt808Version {
+  if (header.is2019) return '2019';
+  return ctx.version === '2011' ? '2011' : '2013';
+}
+
+function decodeBody(d: Jt808Decoding, r: ByteReader, target: Jt808FrameTarget): void {
+  const { ctx, header, message } = d;
+  const positions = message.positions;
+  const tz = ctx.timeZoneMinutes;
+  switch (header.messageId) {
+    case Id.location:
+      positions.push(decodeLocation(r, tz, d.model));
+      return;
+    case Id.terminalGeneralResponse: {
+      const answeredSerial = r.u16();
+      const answeredMessageId = r.u16();
+      const result = r.remaining > 0 ? r.u8() : 0;
+      message.commandReply = { text: '', answeredSerial, answeredMessageId, result };
+      d.generalResult = null;
+      return;
+    }
+    case Id.heartbeat:
+      if (r.remaining >= 3) {
+        d.attributes.batteryLevel = r.u8();
+        d.attributes.signal = r.u8();
+        d.attributes.status = r.u8();
+      }
+      return;
+    case Id.register: {
+      const version = decodeRegister(d, r);
+      if (version !== '2019') ctx.version = version;
+      d.generalResult = null;
+      message.reply = jt808RegisterReply(
+        target,
+        ctx.serials.next(),
+        header.serial,
+        0,
+        ctx.authCodeFor(header.terminalId),
+      );
+      return;
+    }
+    case Id.auth:
+      decodeAuth(d, r);
+      return;
+    case Id.parameterReply:
+      decodeParameterReply(d, r);
+      d.generalResult = null;
+      return;
+    case Id.attributesReply:
+      decodeAttributesReply(d, r);
+      return;
+    case Id.locationQueryReply: {
+      const answeredSerial = r.u16();
+      positions.push(decodeLocation(r, tz, d.model));
+      message.commandReply = { text: '', answeredSerial, answeredMessageId: Id.locationQuery };
+      d.generalResult = null;
+      return;
+    }
+    case Id.locationBatch:
+      for (const p of decodeLocationBatch(d, r, false)) positions.push(p);
+      return;
+    case Id.locationBatch2:
+      if (r.remaining === 7) {
+        d.attributes.batteryLevel = r.u8();
+        d.attributes.deviceTime = readTime(r, tz);
+      } else {
+        for (const p of decodeLocationBatch(d, r, true)) positions.push(p);
+      }
+      return;
+    case Id.lockLocation:
+    case Id.lockLocationBlind:
+      positions.push(decodeLockLocation(r, header.messageId === Id.lockLocationBlind));
+      // These devices ask for an acknowledgement with attribute bit 15 only.
+      if ((header.attributes & 0x8000) === 0) d.generalResult = null;
+      return;
+    case Id.transparent: {
+      const position = decodeTransparent(d, r);
+      if (position) positions.push(position);
+      return;
+    }
+    case Id.commandReply: {
+      const length = r.u32();
+      message.commandReply = { text: r.text(Math.min(length, r.remaining)) };
+      d.generalResult = null;
+      return;
+    }
+    case Id.driverIdentity:
+      decodeDriverIdentity(d, r);
+      return;
+    case Id.textReport:
+      r.skip(1); // encoding
+      message.commandReply = { text: r.text(r.remaining, 'gbk') };
+      return;
+    case Id.textReply: {
+      const answeredSerial = r.u16();
+      message.commandReply = { text: trimControl(decodeText(r.bytes(r.remaining), 'utf16be')), answeredSerial };
+      d.generalResult = null;
+      return;
+    }
+    case Id.acceleration:
+      decodeAcceleration(d, r);
+      d.generalResult = null;
+      return;
+    case Id.timeSyncRequest:
+      d.generalResult = null;
+      message.reply = jt808TimeReply(target, ctx.serials.next(), ctx.now());
+      return;
+    case Id.multimediaEvent: {
+      const a = d.attributes;
+      a.media = { id: r.u32(), type: r.u8(), format: r.u8(), event: r.u8(), channel: r.u8() };
+      return;
+    }
+    case Id.multimediaData: {
+      const media = decodeMultimedia(d, r);
+      if (media.position) positions.push(media.position);
+      d.generalResult = null;
+      message.reply = jt808MultimediaReply(target, ctx.serials.next(), media.mediaId);
+      return;
+    }
+    default:
+      // logout, heartbeat 2, time zone sync, photo notices and unknown uplinks: the general response.
+      return;
+  }
+}
+
+function readTime(r: ByteReader, tz: number): string | null {
+  const b = r.bytes(6);
+  const v = (i: number) => (b[i] >> 4) * 10 + (b[i] & 15);
+  const epoch = Date.UTC(2000 + v(0), v(1) - 1, v(2), v(3), v(4), v(5)) - tz * 60_000;
+  return Number.isFinite(epoch) ? new Date(epoch).toISOString() : null;
+}
+
+/** Moves status-only attributes and alarms to the message; collects position alarms. */
+function finish(d: Jt808Decoding): void {
+  const message: DecodedMessage = d.message;
+  const positions: Position[] = message.positions;
+  if (positions.length === 0) {
+    message.attributes = d.attributes;
+    message.alarms = d.alarms;
+    return;
+  }
+  if (d.alarms.length > 0 || Object.keys(d.attributes).length > 0) {
+    // Data decoded outside the location block (e.g. transparent 0xF0) belongs to the first position.
+    const first = positions[0];
+    for (const key of Object.keys(d.attributes))
+      if (!(key in first.attributes)) first.attributes[key] = d.attributes[key];
+    for (const alarm of d.alarms) if (!first.alarms.includes(alarm)) first.alarms.push(alarm);
+  }
+  for (const position of positions) {
+    for (const alarm of position.alarms) if (!message.alarms.includes(alarm)) message.alarms.push(alarm);
+  }
+}
+
+const SENTENCE_TIME = /TIME/;
+
+/** "(id,…)" text sentences: BASE,2 asks for the time; anything else is a command reply. */
+function decodeSentence(frame: Uint8Array, ctx: Jt808Context): DecodeResult {
+  const text = decodeText(frame);
+  if (!text.endsWith(')')) return failure('bad_frame', 'text sentence does not end with )');
+  const terminalId = text.slice(1).split(',')[0] || null;
+  if (terminalId) ctx.terminalId = terminalId;
+  const message = makeMessage('jt808', 0, 'sentence', terminalId, 0, true);
+  if (text.includes('BASE,2')) {
+    const now = new Date(ctx.now()).toISOString();
+    const stamp = now.slice(0, 19).replace(/[-T:]/g, '');
+    message.reply = Buffer.from(text.replace(SENTENCE_TIME, stamp), 'latin1');
+    message.messageType = 'timeRequest';
+  } else {
+    message.commandReply = { text };
+    message.messageType = 'commandReply';
+  }
+  return { ok: true, message };
+}

@@ -1,0 +1,65 @@
+import type { Attributes, CommandReply, DecodedMessage, Position, ProtocolName } from './types.ts';
+
+/** A position with the fields every decoder fills; `valid` is also cleared for impossible coordinates. */
+export function makePosition(
+  time: number,
+  lat: number,
+  lon: number,
+  speedKmh: number,
+  course: number,
+  valid: boolean,
+  attributes: Attributes,
+): Position {
+  return {
+    time: new Date(time),
+    lat,
+    lon,
+    altitude: 0,
+    speedKmh,
+    course,
+    valid: valid && lat >= -90 && lat <= 90 && lon >= -180 && lon <= 180 && !Number.isNaN(time),
+    alarms: [],
+    attributes,
+  };
+}
+
+export function makeMessage(
+  protocol: ProtocolName,
+  messageId: number,
+  messageType: string,
+  terminalId: string | null,
+  serial: number,
+  checksumOk: boolean,
+): DecodedMessage {
+  return {
+    protocol,
+    messageId,
+    messageType,
+    terminalId,
+    serial,
+    checksumOk,
+    positions: [],
+    alarms: [],
+    attributes: {},
+    commandReply: null,
+    reply: null,
+  };
+}
+
+/** Fills message.alarms with the union of the positions' alarms and the status alarms already there. */
+export function collectAlarms(message: DecodedMessage): void {
+  const all = message.alarms;
+  for (const position of message.positions) {
+    for (const alarm of position.alarms) if (!all.includes(alarm)) all.push(alarm);
+  }
+}
+
+export function commandReply(text: string, extra?: Omit<CommandReply, 'text'>): CommandReply {
+  return extra ? { text, ...extra } : { text };
+}
+
+/** Rounds to `digits` decimals, removing binary noise such as 4.050000000000001. */
+export function round(value: number, digits: number): number {
+  const f = 10 ** digits;
+  return Math.round(value * f) / f;
+}
