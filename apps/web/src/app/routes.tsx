@@ -1,7 +1,8 @@
 // The /index children the web serves, with the permission each needs (spec §2) and their menu entries.
 // Areas append their routes here; the guard and the side menu both read this table.
+
+import { ApiOutlined, EnvironmentOutlined, NodeIndexOutlined } from '@ant-design/icons';
 import type { ComponentType, ReactNode } from 'react';
-import { ApiOutlined, EnvironmentOutlined } from '@ant-design/icons';
 
 export interface FeatureRoute {
   /** Path below /index, e.g. 'home' or 'device/deviceList'. */
@@ -19,6 +20,12 @@ export const featureRoutes: FeatureRoute[] = [
     permission: ['main:monitor'],
     load: () => import('../features/home/HomePage.tsx'),
     menu: { labelKey: 'common:menu.home', icon: <EnvironmentOutlined />, order: 10 },
+  },
+  {
+    path: 'track',
+    permission: ['main:track'],
+    load: () => import('../features/track/TrackPage.tsx'),
+    menu: { labelKey: 'common:menu.track', icon: <NodeIndexOutlined />, order: 80 },
   },
   {
     path: 'help/interface',

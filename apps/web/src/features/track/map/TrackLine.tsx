@@ -1,0 +1,46 @@
+// One track drawn from its decimated fixes for the current zoom, with start, end and stop pins.
+import L from 'leaflet';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { markerIcon } from '../../../map/layers/carIcon.ts';
+import { useLeafletMap } from '../../../map/mapContext.ts';
+import { formatDuration } from '../panel/formatDuration.ts';
+import type { TrackView } from '../trackView.ts';
+
+export function TrackLine({ view }: { view: TrackView }) {
+  const map = useLeafletMap();
+  const { t } = useTranslation('track');
+
+  useEffect(() => {
+    if (!map || view.data.length === 0) return;
+    const { data } = view;
+    const group = L.layerGroup().addTo(map);
+    const line = L.polyline([], { color: view.color, weight: 4, opacity: 0.75, interactive: false }).addTo(group);
+    const draw = () => {
+      const idx = view.simplifier.indexesAt(map.getZoom());
+      const latlngs = new Array<L.LatLng>(idx.length);
+      for (let k = 0; k < idx.length; k++) latlngs[k] = L.latLng(data.lats[idx[k]], data.lons[idx[k]]);
+      line.setLatLngs(latlngs);
+    };
+    draw();
+    map.on('zoomend', draw);
+    const last = data.length - 1;
+    L.marker([data.lats[0], data.lons[0]], { icon: markerIcon('#16a34a', t('pin.start')), zIndexOffset: 500 })
+      .bindTooltip(t('pin.startTooltip'))
+      .addTo(group);
+    L.marker([data.lats[last], data.lons[last]], { icon: markerIcon('#dc2626', t('pin.end')), zIndexOffset: 500 })
+      .bindTooltip(t('pin.endTooltip'))
+      .addTo(group);
+    for (const stop of view.stops) {
+      L.marker([stop.lat, stop.lon], { icon: markerIcon('#2563eb', t('pin.stop')), zIndexOffset: 400 })
+        .bindTooltip(t('stops.tooltip', { duration: formatDuration(stop.durationMs, t) }))
+        .addTo(group);
+    }
+    return () => {
+      map.off('zoomend', draw);
+      group.remove();
+    };
+  }, [map, view, t]);
+
+  return null;
+}
