@@ -18,6 +18,7 @@ export function makePosition(
     speedKmh,
     course,
     valid: valid && lat >= -90 && lat <= 90 && lon >= -180 && lon <= 180 && !Number.isNaN(time),
+    satellites: undefined,
     alarms: [],
     attributes,
   };
