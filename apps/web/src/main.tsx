@@ -1,7 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { App as AntApp, ConfigProvider } from 'antd';
-import enUS from 'antd/locale/en_US';
-import zhCN from 'antd/locale/zh_CN';
 import { StrictMode, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { useTranslation } from 'react-i18next';
@@ -10,6 +8,7 @@ import type { LoginData } from './api/types.ts';
 import { App } from './app/App.tsx';
 import { authStore } from './auth/store.ts';
 import './i18n/index.ts';
+import { useUiLocale } from './i18n/uiLocales.ts';
 
 const queryClient = new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } } });
 
@@ -34,12 +33,13 @@ async function restoreSession(): Promise<void> {
 function Root() {
   const { i18n } = useTranslation();
   const [ready, setReady] = useState(false);
+  const locale = useUiLocale(i18n.language);
   useEffect(() => {
     void restoreSession().finally(() => setReady(true));
   }, []);
   if (!ready) return null;
   return (
-    <ConfigProvider locale={i18n.language === 'cn' ? zhCN : enUS} theme={{ token: { colorPrimary: '#1677ff' } }}>
+    <ConfigProvider locale={locale} theme={{ token: { colorPrimary: '#1677ff' } }}>
       <AntApp style={{ height: '100%' }}>
         <QueryClientProvider client={queryClient}>
           <App />

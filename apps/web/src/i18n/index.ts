@@ -1,7 +1,10 @@
 // i18next with one namespace per area (locales/<lang>/<namespace>.json). cn and en are bundled; the other
 // nine languages load on demand, with English as the fallback (spec §1).
+
+import { forcesChineseInterface, resolveLanguage } from '@carhere/domain';
 import i18n, { type BackendModule, type ReadCallback } from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import { authStore } from '../auth/store.ts';
 
 export const LANGUAGES = ['cn', 'en', 'vi', 'fr', 'pt', 'en-IN', 'es', 'km', 'th', 'ru', 'my'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -51,23 +54,55 @@ const lazyBackend: BackendModule = {
   },
 };
 
-/** The language rule of spec §1: a supported stored choice, else the browser's language, else cn. */
-export function initialLanguage(): Language {
-  const stored = localStorage.getItem(LANG_KEY);
-  if (stored && (LANGUAGES as readonly string[]).includes(stored)) return stored as Language;
-  const nav = (navigator.language || '').toLowerCase();
-  if (nav.startsWith('zh')) return 'cn';
-  const exact = LANGUAGES.find((l) => l.toLowerCase() === nav);
-  if (exact) return exact;
-  const base = LANGUAGES.find((l) => l === nav.split('-')[0]);
-  return base ?? 'cn';
+/** The role of the user in this tab's session (sessionStorage 'userInfo'), if any. */
+function sessionRole(): number | null {
+  return authStore.get()?.userInfo.role ?? null;
+}
+
+/**
+ * The language rule of spec §1 (domain resolveLanguage): test-type roles (wanweiTest, test, testSearch) get
+ * cn; otherwise a supported stored choice, else the browser's language, else cn.
+ */
+export function initialLanguage(role: number | null = sessionRole()): Language {
+  let stored: string | null = null;
+  try {
+    stored = localStorage.getItem(LANG_KEY);
+  } catch {
+    stored = null;
+  }
+  return resolveLanguage({ stored, browser: navigator.language, role });
+}
+
+/** Whether the signed-in user's role keeps the interface in Chinese. */
+export function languageLocked(): boolean {
+  return forcesChineseInterface(sessionRole());
+}
+
+function applyDocumentLanguage(lang: string): void {
+  document.documentElement.lang = lang === 'cn' ? 'zh-CN' : lang;
 }
 
 export async function setLanguage(lang: Language): Promise<void> {
+  // A test-type role stays in Chinese; the choice is not stored, so it does not follow the next user.
+  if (languageLocked()) {
+    await i18n.changeLanguage('cn');
+    return;
+  }
   localStorage.setItem(LANG_KEY, lang);
   await i18n.changeLanguage(lang);
-  document.documentElement.lang = lang === 'cn' ? 'zh-CN' : lang;
 }
+
+i18n.on('languageChanged', applyDocumentLanguage);
+
+// Logging in (or out) re-applies the rule: a test-type role switches to Chinese, the next user gets theirs.
+let lastRole = sessionRole();
+authStore.subscribe(() => {
+  const role = sessionRole();
+  if (role === lastRole) return;
+  lastRole = role;
+  const wanted = initialLanguage(role);
+  if (wanted !== i18n.language) void i18n.changeLanguage(wanted);
+});
 
 void i18n
   .use(lazyBackend)
