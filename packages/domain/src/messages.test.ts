@@ -93,10 +93,11 @@ describe('translate', () => {
     );
   });
 
-  it('falls back to en for the other nine languages and unknown languages', () => {
-    for (const lang of LANGUAGES.filter((l) => l !== 'cn')) {
-      expect(translate('login.202', lang)).toBe('wrong password');
+  it('gives every language but en-IN its own text, and falls back to en for en-IN and unknown languages', () => {
+    for (const lang of LANGUAGES.filter((l) => l !== 'cn' && l !== 'en' && l !== 'en-IN')) {
+      expect(translate('login.202', lang), lang).not.toBe('wrong password');
     }
+    expect(translate('login.202', 'en-IN')).toBe('wrong password');
     expect(translate('login.202', 'de')).toBe('wrong password');
   });
 

@@ -1,4 +1,5 @@
-import type { ExtraLanguage, Language } from './languages.ts';
+import { MESSAGE_TRANSLATIONS } from './i18n/index.ts';
+import { type ExtraLanguage, isLanguage, type Language } from './languages.ts';
 
 /**
  * One message in every language we have. cn and en are required; the other nine languages of spec §1
@@ -9,11 +10,11 @@ export type MessageTexts = { readonly cn: string; readonly en: string } & {
 };
 
 /**
- * The message catalogue: spec §5's form messages, spec §8's error catalogue (login codes 200–209,
- * session code 407, network and server failures, all listed messages), command and oil-control texts.
- * Placeholders are `{name}` and are filled by `translate`.
+ * The cn and en texts of every message: spec §5's form messages, spec §8's error catalogue (login codes
+ * 200–209, session code 407, network and server failures, all listed messages), command and oil-control
+ * texts. Placeholders are `{name}` and are filled by `translate`. The other languages live in ./i18n.
  */
-export const MESSAGES = {
+const CN_EN_MESSAGES = {
   // Login result codes (spec §8, its exact wording) and the session code 407.
   'login.200': { cn: '登录成功', en: 'login successful' },
   'login.201': { cn: '用户名错误', en: 'user name error' },
@@ -214,7 +215,28 @@ export const MESSAGES = {
   },
 } as const satisfies Record<string, MessageTexts>;
 
-export type MessageKey = keyof typeof MESSAGES;
+export type MessageKey = keyof typeof CN_EN_MESSAGES;
+
+/** Every message with its cn and en texts and the texts ./i18n has for the other languages. */
+export type MessageCatalogue = {
+  readonly [K in MessageKey]: (typeof CN_EN_MESSAGES)[K] & { readonly [L in ExtraLanguage]?: string };
+};
+
+function withTranslations(): MessageCatalogue {
+  const catalogue: Record<string, MessageTexts> = {};
+  for (const [key, base] of Object.entries(CN_EN_MESSAGES) as [MessageKey, MessageTexts][]) {
+    const texts: Record<string, string> = { ...base };
+    for (const [lang, translations] of Object.entries(MESSAGE_TRANSLATIONS)) {
+      const text = translations[key];
+      if (text !== undefined) texts[lang] = text;
+    }
+    catalogue[key] = Object.freeze(texts as MessageTexts);
+  }
+  return Object.freeze(catalogue) as MessageCatalogue;
+}
+
+/** The message catalogue in all 11 languages of spec §1 (a text missing in a language falls back to en). */
+export const MESSAGES: MessageCatalogue = withTranslations();
 export type MessageParams = Readonly<Record<string, string | number>>;
 
 export function isMessageKey(value: unknown): value is MessageKey {
@@ -239,7 +261,7 @@ export function interpolate(text: string, params?: MessageParams): string {
 export function translate(key: MessageKey | string, lang: Language | string, params?: MessageParams): string {
   if (!isMessageKey(key)) return key;
   const texts: MessageTexts = MESSAGES[key];
-  const text = (texts as Readonly<Record<string, string | undefined>>)[lang] ?? texts.en;
+  const text = (isLanguage(lang) ? texts[lang] : undefined) ?? texts.en;
   return interpolate(text, params);
 }
 
