@@ -1,0 +1,40 @@
+// The monitoring, track and map namespaces are complete in all 11 languages (no English fallback), with the
+// same {{placeholders}} as English in every text.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { LANGUAGES } from '@carhere/domain';
+import { describe, expect, it } from 'vitest';
+
+const dir = join(import.meta.dirname, 'locales');
+const NAMESPACES = ['monitor', 'track', 'map'];
+
+function flat(obj: unknown, prefix = ''): Record<string, string> {
+  if (typeof obj === 'string') return { [prefix]: obj };
+  return Object.assign(
+    {},
+    ...Object.entries(obj as Record<string, unknown>).map(([k, v]) => flat(v, prefix ? `${prefix}.${k}` : k)),
+  );
+}
+
+const load = (lang: string, ns: string) => flat(JSON.parse(readFileSync(join(dir, lang, `${ns}.json`), 'utf8')));
+const placeholders = (text: string) => [...text.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort();
+
+describe('monitor, track and map catalogues', () => {
+  for (const ns of NAMESPACES) {
+    for (const lang of LANGUAGES) {
+      it(`${lang}/${ns} has every English key, non-empty, with the same placeholders`, () => {
+        const en = load('en', ns);
+        const other = load(lang, ns);
+        expect(Object.keys(other).sort()).toEqual(Object.keys(en).sort());
+        for (const [key, text] of Object.entries(en)) {
+          expect(other[key].trim(), `${lang}/${ns}:${key}`).not.toBe('');
+          expect(placeholders(other[key]), `${lang}/${ns}:${key}`).toEqual(placeholders(text));
+        }
+      });
+    }
+  }
+
+  it('every lazy language has a common catalogue', () => {
+    for (const lang of LANGUAGES) expect(Object.keys(load(lang, 'common')).length).toBeGreaterThan(10);
+  });
+});
