@@ -3,9 +3,12 @@ import type { RouteModule } from '../http/app.ts';
 import { agentRoutes } from './agent/routes.ts';
 import { authRoutes } from './auth/routes.ts';
 import { deviceRoutes } from './device/routes.ts';
+import { fenceRoutes } from './fence/routes.ts';
+import { mapRoutes } from './map/routes.ts';
+import { noticeRoutes } from './notice/routes.ts';
 import { quotaRoutes } from './quota/routes.ts';
 import { systemRoutes } from './system/routes.ts';
 import { userRoutes } from './user/routes.ts';
 
-export const routeModules: RouteModule[] = [systemRoutes, authRoutes, userRoutes];
+export const routeModules: RouteModule[] = [systemRoutes, authRoutes, userRoutes, fenceRoutes, mapRoutes, noticeRoutes];
 routeModules.push(quotaRoutes, deviceRoutes, agentRoutes);
