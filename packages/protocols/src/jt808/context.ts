@@ -1,3 +1,4 @@
+import { createTerminalIdCache, type TerminalIdCache } from './frame.ts';
 import { Jt808SerialCounter } from './serial-counter.ts';
 
 export type Jt808Version = '2011' | '2013' | '2019';
@@ -35,6 +36,8 @@ export interface Jt808Context {
   maxMessageBytes: number;
   pendingTimeoutMs: number;
   now: () => number;
+  /** The last terminal id, so it is not re-formatted for every frame. */
+  idCache: TerminalIdCache;
 }
 
 export interface Jt808ContextOptions {
@@ -65,5 +68,6 @@ export function createJt808Context(options: Jt808ContextOptions = {}): Jt808Cont
     maxMessageBytes: options.maxMessageBytes ?? 1024 * 1024,
     pendingTimeoutMs: options.pendingTimeoutMs ?? 5 * 60_000,
     now: options.now ?? Date.now,
+    idCache: createTerminalIdCache(),
   };
 }

@@ -4,8 +4,8 @@ import { ByteReader, decodeText, trimControl } from '../reader.ts';
 import type { DecodedMessage, DecodeResult, Position } from '../types.ts';
 import type { Jt808Context, Jt808Version } from './context.ts';
 import type { Jt808Decoding } from './decoding.ts';
-import { jt808GeneralResponse, jt808MultimediaReply, jt808RegisterReply, jt808TimeReply } from './encoder.ts';
-import { type Jt808FrameTarget, type Jt808Header, unpackJt808 } from './frame.ts';
+import { jt808GeneralResponseTo, jt808MultimediaReply, jt808RegisterReply, jt808TimeReply } from './encoder.ts';
+import { type Jt808Header, replyTarget, unpackJt808 } from './frame.ts';
 import { decodeLocation } from './location.ts';
 import { Jt808Id as Id, jt808MessageType } from './message-ids.ts';
 import {
@@ -38,7 +38,7 @@ export function decodeJt808(frame: Uint8Array, ctx: Jt808Context): DecodeResult 
 function decode(frame: Uint8Array, ctx: Jt808Context): DecodeResult {
   if (frame.length === 0) return failure('empty', 'empty frame');
   if (frame[0] === 0x28) return decodeSentence(frame, ctx);
-  const unpacked = unpackJt808(frame);
+  const unpacked = unpackJt808(frame, ctx.idCache);
   if (typeof unpacked === 'string') return failure('bad_frame', unpacked);
   if (ctx.requireChecksum && !unpacked.checksumOk) return failure('bad_checksum', 'JT/T 808 XOR check does not match');
   const header = unpacked.header;
@@ -52,24 +52,19 @@ function decode(frame: Uint8Array, ctx: Jt808Context): DecodeResult {
     header.serial,
     unpacked.checksumOk,
   );
-  const target: Jt808FrameTarget = {
-    idBytes: header.idBytes,
-    is2019: header.is2019,
-    protocolVersion: header.protocolVersion,
-  };
+  message.version = versionOf(header, ctx);
 
-  let body = unpacked.bytes.subarray(unpacked.bodyStart, unpacked.bodyEnd);
+  let reader = new ByteReader(unpacked.bytes, unpacked.bodyStart, unpacked.bodyEnd);
   if (header.packageTotal > 1) {
-    const assembled = reassemble(ctx, header, body);
+    const assembled = reassemble(ctx, header, unpacked.bytes.subarray(unpacked.bodyStart, unpacked.bodyEnd));
     if (typeof assembled === 'string') return failure('bad_value', assembled);
     if (assembled === null) {
       message.messageType = 'fragment';
       message.attributes = { packageIndex: header.packageIndex, packageTotal: header.packageTotal };
-      message.version = versionOf(header, ctx);
-      message.reply = jt808GeneralResponse(target, ctx.serials.next(), header.serial, header.messageId, 0);
+      message.reply = jt808GeneralResponseTo(header, ctx.serials.next(), 0);
       return { ok: true, message };
     }
-    body = assembled;
+    reader = new ByteReader(assembled);
   }
 
   const d: Jt808Decoding = {
@@ -77,15 +72,14 @@ function decode(frame: Uint8Array, ctx: Jt808Context): DecodeResult {
     header,
     message,
     model: ctx.model ? ctx.model.toUpperCase() : '',
-    attributes: {},
-    alarms: [],
+    attributes: message.attributes,
+    alarms: message.alarms,
     generalResult: header.messageId < 0x8000 ? 0 : null,
   };
-  decodeBody(d, new ByteReader(body), target);
-  message.version = versionOf(header, ctx);
+  decodeBody(d, reader);
   finish(d);
   if (message.reply === null && d.generalResult !== null) {
-    message.reply = jt808GeneralResponse(target, ctx.serials.next(), header.serial, header.messageId, d.generalResult);
+    message.reply = jt808GeneralResponseTo(header, ctx.serials.next(), d.generalResult);
   }
   return { ok: true, message };
 }
@@ -95,7 +89,7 @@ function versionOf(header: Jt808Header, ctx: Jt808Context): Jt808Version {
   return ctx.version === '2011' ? '2011' : '2013';
 }
 
-function decodeBody(d: Jt808Decoding, r: ByteReader, target: Jt808FrameTarget): void {
+function decodeBody(d: Jt808Decoding, r: ByteReader): void {
   const { ctx, header, message } = d;
   const positions = message.positions;
   const tz = ctx.timeZoneMinutes;
@@ -123,7 +117,7 @@ function decodeBody(d: Jt808Decoding, r: ByteReader, target: Jt808FrameTarget): 
       if (version !== '2019') ctx.version = version;
       d.generalResult = null;
       message.reply = jt808RegisterReply(
-        target,
+        replyTarget(header),
         ctx.serials.next(),
         header.serial,
         0,
@@ -195,7 +189,7 @@ function decodeBody(d: Jt808Decoding, r: ByteReader, target: Jt808FrameTarget): 
       return;
     case Id.timeSyncRequest:
       d.generalResult = null;
-      message.reply = jt808TimeReply(target, ctx.serials.next(), ctx.now());
+      message.reply = jt808TimeReply(replyTarget(header), ctx.serials.next(), ctx.now());
       return;
     case Id.multimediaEvent: {
       const a = d.attributes;
@@ -206,7 +200,7 @@ function decodeBody(d: Jt808Decoding, r: ByteReader, target: Jt808FrameTarget): 
       const media = decodeMultimedia(d, r);
       if (media.position) positions.push(media.position);
       d.generalResult = null;
-      message.reply = jt808MultimediaReply(target, ctx.serials.next(), media.mediaId);
+      message.reply = jt808MultimediaReply(replyTarget(header), ctx.serials.next(), media.mediaId);
       return;
     }
     default:
@@ -222,22 +216,22 @@ function readTime(r: ByteReader, tz: number): string | null {
   return Number.isFinite(epoch) ? new Date(epoch).toISOString() : null;
 }
 
-/** Moves status-only attributes and alarms to the message; collects position alarms. */
+/**
+ * Data decoded outside a location block (e.g. transparent 0xF0 vehicle data) belongs to the first
+ * position when there is one; message.alarms becomes the union of all positions' alarms.
+ */
 function finish(d: Jt808Decoding): void {
   const message: DecodedMessage = d.message;
   const positions: Position[] = message.positions;
-  if (positions.length === 0) {
-    message.attributes = d.attributes;
-    message.alarms = d.alarms;
-    return;
+  if (positions.length === 0) return;
+  const first = positions[0];
+  let moved = false;
+  for (const key in message.attributes) {
+    if (!(key in first.attributes)) first.attributes[key] = message.attributes[key];
+    moved = true;
   }
-  if (d.alarms.length > 0 || Object.keys(d.attributes).length > 0) {
-    // Data decoded outside the location block (e.g. transparent 0xF0) belongs to the first position.
-    const first = positions[0];
-    for (const key of Object.keys(d.attributes))
-      if (!(key in first.attributes)) first.attributes[key] = d.attributes[key];
-    for (const alarm of d.alarms) if (!first.alarms.includes(alarm)) first.alarms.push(alarm);
-  }
+  if (moved) message.attributes = {};
+  for (const alarm of message.alarms) if (!first.alarms.includes(alarm)) first.alarms.push(alarm);
   for (const position of positions) {
     for (const alarm of position.alarms) if (!message.alarms.includes(alarm)) message.alarms.push(alarm);
   }

@@ -2,7 +2,7 @@
 // from the connection's Jt808SerialCounter so that the device's 0x0001 reply can be matched to it.
 
 import type { Jt808Version } from './context.ts';
-import { buildJt808Frame, type Jt808FrameTarget } from './frame.ts';
+import { buildJt808Frame, type Jt808FrameTarget, type Jt808Header, writeJt808Frame } from './frame.ts';
 import { encodeGbk } from './gbk.ts';
 import { Jt808Id } from './message-ids.ts';
 import type { Jt808SerialCounter } from './serial-counter.ts';
@@ -38,6 +38,28 @@ export function jt808GeneralResponse(
     result,
   );
   return buildJt808Frame(Jt808Id.generalResponse, target, serial, body);
+}
+
+const responseBody = new Uint8Array(5);
+
+/** 0x8001 answering a received header, with the header's own id bytes (the decoder's hot path). */
+export function jt808GeneralResponseTo(header: Jt808Header, serial: number, result = 0): Buffer {
+  const body = responseBody;
+  body[0] = (header.serial >> 8) & 0xff;
+  body[1] = header.serial & 0xff;
+  body[2] = (header.messageId >> 8) & 0xff;
+  body[3] = header.messageId & 0xff;
+  body[4] = result;
+  return writeJt808Frame(
+    0x8001,
+    header.source,
+    header.idOffset,
+    header.idLength,
+    header.is2019,
+    header.protocolVersion,
+    serial,
+    body,
+  );
 }
 
 /** 0x8100 registration reply. result: 0 ok, 1 vehicle registered, 2 no such vehicle, 3 terminal registered, 4 no such terminal. */

@@ -40,15 +40,23 @@ export function decodeAlarmFlags(flags: number, model: string, alarms: string[])
 
 /** Reads BCD YY MM DD hh mm ss; returns epoch ms (rolled over if fields are out of range) and validity. */
 export function readBcdTime(r: ByteReader, offsetMinutes: number): { epoch: number; valid: boolean } {
-  const b = r.bytes(6);
-  let bcd = true;
-  for (let i = 0; i < 6; i++) if (!isBcdByte(b[i])) bcd = false;
-  const year = 2000 + bcdByte(b[0]);
-  const month = bcdByte(b[1]);
-  const day = bcdByte(b[2]);
-  const hour = bcdByte(b[3]);
-  const minute = bcdByte(b[4]);
-  const second = bcdByte(b[5]);
+  r.need(6, 'BCD time');
+  const b = r.buf;
+  const p = r.pos;
+  r.pos = p + 6;
+  const bcd =
+    isBcdByte(b[p]) &&
+    isBcdByte(b[p + 1]) &&
+    isBcdByte(b[p + 2]) &&
+    isBcdByte(b[p + 3]) &&
+    isBcdByte(b[p + 4]) &&
+    isBcdByte(b[p + 5]);
+  const year = 2000 + bcdByte(b[p]);
+  const month = bcdByte(b[p + 1]);
+  const day = bcdByte(b[p + 2]);
+  const hour = bcdByte(b[p + 3]);
+  const minute = bcdByte(b[p + 4]);
+  const second = bcdByte(b[p + 5]);
   return {
     epoch: wallClockToEpoch(year, month, day, hour, minute, second, offsetMinutes),
     valid: bcd && isCalendarTime(year, month, day, hour, minute, second),
@@ -102,23 +110,28 @@ export function decodeLocation(r: ByteReader, offsetMinutes: number, model: stri
     return position;
   }
 
-  while (r.remaining >= 2) {
+  const end = r.end;
+  while (end - r.pos >= 2) {
     const id = r.u8();
     const length = r.u8();
     if (id === 0x80) {
       // OBD extension: one content byte, then the rest of the body is a list of OBD items.
       if (r.remaining > 0) r.skip(1);
-      decodeObdExtension(r.sub(r.remaining), attributes);
+      decodeObdExtension(r, attributes);
       break;
     }
-    if (length > r.remaining) break;
-    const item = r.sub(length);
+    const itemEnd = r.pos + length;
+    if (itemEnd > end) break;
+    // Bound the reader to the item instead of allocating a sub-reader.
+    r.end = itemEnd;
     try {
-      decodeLocationItem(id, length, item, position, model);
+      decodeLocationItem(id, length, r, position, model);
     } catch (thrown) {
       if (!(thrown instanceof DecodeError)) throw thrown;
       // A vendor item shorter than its layout: skip it, keep the rest of the report.
     }
+    r.pos = itemEnd;
+    r.end = end;
   }
   return position;
 }

@@ -1,5 +1,4 @@
 import { BufferedSplitter, type SplitterOptions } from '../splitter.ts';
-import { unpackJt808 } from './frame.ts';
 
 const DELIMITER = 0x7e;
 const OPEN = 0x28; // '('
@@ -64,9 +63,8 @@ export class Jt808Splitter extends BufferedSplitter {
         pos = end;
         continue;
       }
-      const frame = buf.subarray(pos, end + 1);
-      frames.push(frame);
-      pos = isPlausible(frame) ? end + 1 : end;
+      frames.push(buf.subarray(pos, end + 1));
+      pos = isPlausible(buf, pos, end) ? end + 1 : end;
     }
     return pos;
   }
@@ -83,11 +81,37 @@ export class Jt808Splitter extends BufferedSplitter {
   }
 }
 
-function isPlausible(frame: Buffer): boolean {
-  const unpacked = unpackJt808(frame);
-  if (typeof unpacked === 'string') return false;
-  return (
-    unpacked.checksumOk ||
-    (unpacked.header.packageTotal === 0 && unpacked.bodyEnd - unpacked.bodyStart === unpacked.header.bodyLength)
-  );
+/**
+ * Whether buf[start..end] (7E…7E) looks like a real message: its XOR check matches, or its body length
+ * agrees with the header. Un-escapes on the fly, without allocating.
+ */
+function isPlausible(buf: Buffer, start: number, end: number): boolean {
+  let xor = 0;
+  let count = 0;
+  let previous = -1;
+  let id = 0;
+  let attributes = 0;
+  for (let i = start + 1; i < end; i++) {
+    let b = buf[i];
+    if (b === 0x7d && i + 1 < end) {
+      const next = buf[i + 1];
+      if (next === 0x02) {
+        b = 0x7e;
+        i++;
+      } else if (next === 0x01) {
+        i++;
+      }
+    }
+    if (count < 2) id = (id << 8) | b;
+    else if (count < 4) attributes = (attributes << 8) | b;
+    if (previous >= 0) xor ^= previous;
+    previous = b;
+    count++;
+  }
+  if (count < 13) return false;
+  if (xor === previous) return true;
+  if ((attributes & 0x2000) !== 0) return false;
+  const serialLength = id === 0x5501 || id === 0x5502 ? 1 : 2;
+  const headerLength = (attributes & 0x4000) !== 0 ? 4 + 1 + 10 + serialLength : 4 + 6 + serialLength;
+  return count - 1 - headerLength === (attributes & 0x03ff);
 }
