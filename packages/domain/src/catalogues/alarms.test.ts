@@ -40,9 +40,13 @@ describe('alarm catalogue', () => {
   it('labels by language, with a readable fallback for unknown codes', () => {
     expect(alarmLabel(1, 'cn')).toBe('求救报警(SOS)');
     expect(alarmLabel(1, 'en')).toBe('SOS');
-    expect(alarmLabel(6, 'vi')).toBe('Overspeed');
+    expect(alarmLabel(6, 'vi')).toBe('Quá tốc độ');
+    expect(alarmLabel(6, 'en-IN')).toBe('Overspeed');
+    expect(alarmLabel(6, 'de')).toBe('Overspeed');
     expect(alarmLabel(99, 'en')).toBe('Unknown alarm (99)');
     expect(alarmLabel(99, 'cn')).toBe('未知报警(99)');
+    expect(alarmLabel(99, 'vi')).toBe('Cảnh báo không xác định (99)');
+    expect(alarmLabel(99, 'de')).toBe('Unknown alarm (99)');
   });
 
   it('battery range 50 to 80', () => {

@@ -1,4 +1,5 @@
 import alarmData from './data/alarm-codes.json' with { type: 'json' };
+import { translatedLabels } from './i18n/index.ts';
 import { type EntrySource, type Labelled, labelIn } from './source.ts';
 
 export type AlarmKind = 'device' | 'battery';
@@ -112,12 +113,24 @@ export const BATTERY_ALARM_MAX = 80;
 
 const referenceCodes = alarmData.codes as Readonly<Record<string, string>>;
 
+/** The names of an alarm code in the languages beyond cn and en (./i18n). */
+function alarmTranslations(code: number) {
+  return translatedLabels((translation) => translation.alarms[code]);
+}
+
 function deviceAlarm(code: number): AlarmType {
   const referenceCn = referenceCodes[String(code)];
   if (referenceCn !== undefined) {
-    return { code, kind: 'device', cn: referenceCn, en: REFERENCE_EN[code], source: 'reference' };
+    return {
+      code,
+      kind: 'device',
+      cn: referenceCn,
+      en: REFERENCE_EN[code],
+      ...alarmTranslations(code),
+      source: 'reference',
+    };
   }
-  return { code, kind: 'device', ...CARHERE_DEVICE[code], source: 'carhere' };
+  return { code, kind: 'device', ...CARHERE_DEVICE[code], ...alarmTranslations(code), source: 'carhere' };
 }
 
 /** Every alarm type: device codes 0-48 and 201, then battery codes 50-80. */
@@ -127,6 +140,7 @@ export const ALARM_TYPES: readonly AlarmType[] = [
     code: BATTERY_ALARM_MIN + i,
     kind: 'battery' as const,
     ...label,
+    ...alarmTranslations(BATTERY_ALARM_MIN + i),
     source: 'carhere' as const,
   })),
 ];
@@ -142,9 +156,16 @@ export function isBatteryAlarm(code: number): boolean {
   return Number.isInteger(code) && code >= BATTERY_ALARM_MIN && code <= BATTERY_ALARM_MAX;
 }
 
-/** Name of an alarm code in a language; an unknown code reads 'Unknown alarm (99)' / '未知报警(99)'. */
+/** Name of a code outside the catalogue; `{code}` stands for the code. */
+const UNKNOWN_ALARM: Labelled = {
+  cn: '未知报警({code})',
+  en: 'Unknown alarm ({code})',
+  ...translatedLabels((translation) => translation.unknownAlarm),
+};
+
+/** Name of an alarm code in a language; an unknown code reads 'Unknown alarm (99)' / '未知报警(99)' / …. */
 export function alarmLabel(code: number, lang: string): string {
   const alarm = alarmType(code);
   if (alarm) return labelIn(alarm, lang);
-  return lang === 'cn' ? `未知报警(${code})` : `Unknown alarm (${code})`;
+  return labelIn(UNKNOWN_ALARM, lang).replace('{code}', String(code));
 }

@@ -1,5 +1,6 @@
 import { accept, refuse, type Validated } from '../result.ts';
 import commandData from './data/commands.json' with { type: 'json' };
+import { translatedLabels } from './i18n/index.ts';
 import { type EntrySource, type Labelled, labelIn } from './source.ts';
 
 /**
@@ -91,13 +92,24 @@ function referenceCn(label: string): string {
   return label.replace(/\s*\([^)]*\)\s*/g, ' ').trim();
 }
 
+/** The labels of a command in the languages beyond cn and en (./i18n). */
+function commandTranslations(id: string) {
+  return translatedLabels((translation) => translation.commands[id]);
+}
+
 export const COMMANDS: readonly CommandEntry[] = [
   ...commandData.commands.map((entry) => {
     const known = REFERENCE[entry.template];
     if (!known) throw new Error(`commands.json template without an id: ${entry.template}`);
-    return { ...known, template: entry.template, cn: referenceCn(entry.label), source: 'reference' as const };
+    return {
+      ...known,
+      template: entry.template,
+      cn: referenceCn(entry.label),
+      ...commandTranslations(known.id),
+      source: 'reference' as const,
+    };
   }),
-  ...CARHERE.map((entry) => ({ ...entry, source: 'carhere' as const })),
+  ...CARHERE.map((entry) => ({ ...entry, ...commandTranslations(entry.id), source: 'carhere' as const })),
 ];
 
 const BY_ID = new Map(COMMANDS.map((entry) => [entry.id, entry]));
@@ -165,10 +177,10 @@ export function renderCommand(
 
 /** Alarm post types: the M suffix of alarm commands (data/commands.json note). */
 export const POST_TYPES = [
-  { code: 0, cn: '平台', en: 'Platform' },
-  { code: 1, cn: '平台+短信', en: 'Platform + SMS' },
-  { code: 2, cn: '平台+短信+电话', en: 'Platform + SMS + call' },
-  { code: 3, cn: '平台+电话', en: 'Platform + call' },
+  { code: 0, cn: '平台', en: 'Platform', ...translatedLabels((t) => t.postTypes[0]) },
+  { code: 1, cn: '平台+短信', en: 'Platform + SMS', ...translatedLabels((t) => t.postTypes[1]) },
+  { code: 2, cn: '平台+短信+电话', en: 'Platform + SMS + call', ...translatedLabels((t) => t.postTypes[2]) },
+  { code: 3, cn: '平台+电话', en: 'Platform + call', ...translatedLabels((t) => t.postTypes[3]) },
 ] as const;
 export type PostTypeCode = (typeof POST_TYPES)[number]['code'];
 
