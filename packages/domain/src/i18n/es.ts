@@ -62,7 +62,7 @@ export const MESSAGES_ES: MessageTranslation = {
   'quota.createSubAgent': 'Cuota de importación insuficiente: cree un nuevo subagente para importar',
   'fence.hasDevices': 'La geocerca todavía tiene dispositivos asociados; quítelos antes de eliminarla',
 
-  'validation.required': '{field} no puede estar vacío',
+  'validation.required': 'El campo {field} no puede estar vacío',
   'validation.email': 'Introduzca una dirección de correo electrónico válida',
   'validation.numeric': 'Solo se permiten dígitos',
   'validation.maxLength': 'Como máximo {max} caracteres',

@@ -50,10 +50,10 @@ export const MESSAGES_FR: MessageTranslation = {
 
   'account.usernameTaken': "Ce nom d'utilisateur est déjà utilisé !",
   'account.usernameInvalid': "Veuillez saisir un nom d'utilisateur correct !",
-  'account.transferToSelf': 'Vous ne pouvez pas effectuer un transfert vers vous-même',
+  'account.transferToSelf': 'Impossible de transférer vers votre propre compte',
   'account.transferToOwner': "L'appareil appartient déjà à ce compte",
   'account.moveUnderSubordinate': "Un compte ne peut pas être déplacé sous l'un de ses propres comptes subordonnés",
-  'account.sellToSelf': 'Vous ne pouvez pas vendre à vous-même',
+  'account.sellToSelf': 'Impossible de vendre à votre propre compte',
   'account.hasSubAgents': 'Ce compte a encore des sous-agents et ne peut pas être supprimé',
   'account.hasDevices': 'Ce compte a encore des appareils et ne peut pas être supprimé',
   'account.noSubUsers': "Un compte qui n'est pas agent ne peut pas avoir de sous-utilisateurs",
@@ -63,7 +63,7 @@ export const MESSAGES_FR: MessageTranslation = {
   'quota.createSubAgent': "Quota d'importation insuffisant : créez un nouveau sous-agent pour importer",
   'fence.hasDevices': 'La géoclôture est encore associée à des appareils ; retirez-les avant de la supprimer',
 
-  'validation.required': '{field} ne peut pas être vide',
+  'validation.required': 'Le champ {field} ne peut pas être vide',
   'validation.email': 'Veuillez saisir une adresse e-mail valide',
   'validation.numeric': 'Seuls les chiffres sont autorisés',
   'validation.maxLength': '{max} caractères au maximum',

@@ -49,11 +49,11 @@ export const MESSAGES_PT: MessageTranslation = {
 
   'account.usernameTaken': 'Este nome de usuário já está em uso!',
   'account.usernameInvalid': 'Digite o nome de usuário correto!',
-  'account.transferToSelf': 'Você não pode transferir para si mesmo',
+  'account.transferToSelf': 'Não é possível transferir para a sua própria conta',
   'account.transferToOwner': 'O dispositivo já pertence a esta conta',
   'account.moveUnderSubordinate':
     'Uma conta não pode ser movida para baixo de uma de suas próprias contas subordinadas',
-  'account.sellToSelf': 'Você não pode vender para si mesmo',
+  'account.sellToSelf': 'Não é possível vender para a sua própria conta',
   'account.hasSubAgents': 'Esta conta ainda tem subagentes e não pode ser excluída',
   'account.hasDevices': 'Esta conta ainda tem dispositivos e não pode ser excluída',
   'account.noSubUsers': 'Uma conta que não é de agente não pode ter subusuários',
@@ -63,7 +63,7 @@ export const MESSAGES_PT: MessageTranslation = {
   'quota.createSubAgent': 'Cota de importação insuficiente: crie um novo subagente para importar',
   'fence.hasDevices': 'A cerca virtual ainda tem dispositivos vinculados; remova-os antes de excluí-la',
 
-  'validation.required': '{field} não pode ficar vazio',
+  'validation.required': 'O campo {field} não pode ficar vazio',
   'validation.email': 'Digite um endereço de e-mail válido',
   'validation.numeric': 'Somente dígitos são permitidos',
   'validation.maxLength': 'No máximo {max} caracteres',

@@ -34,7 +34,7 @@ export const CATALOGUE_VI: CatalogueTranslation = {
     28: 'Mất kết nối cảm biến lốp',
     29: 'ACC tắt',
     30: 'Lái xe mệt mỏi',
-    31: 'Nổ máy chờ quá lâu',
+    31: 'Dừng xe nổ máy quá lâu',
     32: 'Cửa xe mở',
     33: 'Nhiên liệu giảm bất thường',
     34: 'Nhiệt độ cao',
