@@ -48,6 +48,11 @@ export default function TrackPage() {
     () => new Map((locations.data ?? []).map((l) => [l.terminalID, l.displayName])),
     [locations.data],
   );
+  // Tracks are labelled by device name once the device list is known (it may arrive after the tracks).
+  const named = useMemo(
+    () => views.map((v) => ({ ...v, name: names.get(v.data.terminalID) ?? v.name })),
+    [views, names],
+  );
 
   const query = async (ids = devices, [from, to] = range) => {
     const problem = validateTrackQuery(ids.length, from.valueOf(), to.valueOf());
@@ -65,7 +70,7 @@ export default function TrackPage() {
       const loaded = answers
         .map((a) => ({ answer: a, data: trackFromAnswer(a) }))
         .filter((x) => x.data.length > 0)
-        .map((x, i) => trackView(x.data, names.get(x.answer.terminalID) ?? x.answer.terminalID, i, x.answer.count));
+        .map((x, i) => trackView(x.data, x.answer.terminalID, i, x.answer.count));
       setViews(loaded);
       setActive(0);
       if (loaded.length === 0) message.warning(t('noTrack'));
@@ -99,9 +104,9 @@ export default function TrackPage() {
 
   const download = async (format: 'xlsx' | 'gpx') => {
     if (notReady() || views.length === 0) return;
-    const tracks = views.map((v) => ({ name: v.name, track: v.data }));
+    const tracks = named.map((v) => ({ name: v.name, track: v.data }));
     const fileName = trackFileName(
-      views.map((v) => v.name),
+      named.map((v) => v.name),
       range[0].valueOf(),
       format,
     );
@@ -176,11 +181,11 @@ export default function TrackPage() {
             style={{ width: 280, flex: 'none', overflow: 'auto', borderLeft: '1px solid #f0f0f0', background: '#fff' }}
           >
             <TrackSummary
-              views={views}
+              views={named}
               activeIndex={active}
               onActivate={setActive}
               onStop={(v, s) => {
-                const i = views.indexOf(v);
+                const i = named.indexOf(v);
                 if (i !== active) setActive(i);
                 clock.seek(s.firstIndex);
               }}

@@ -1,14 +1,15 @@
 // The device list panel: tabs (all, online, offline, inactive, expired, with counts), a search box (name,
 // IMEI or plate) and a virtual list in the domain's order.
 import { SearchOutlined } from '@ant-design/icons';
-import { Empty, Input, Spin, Tabs } from 'antd';
+import { Empty, Input, Spin } from 'antd';
 import { useDeferredValue, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { MonitorSession } from '../monitorSession.ts';
 import type { MonitorDevice } from '../types.ts';
 import { useStoreVersion } from '../useMonitorSession.ts';
 import { DEVICE_ROW_HEIGHT, DeviceRow } from './DeviceRow.tsx';
-import { filterDevices, LIST_TABS, type ListTab, listCounts } from './filter.ts';
+import { filterDevices, type ListTab, listCounts } from './filter.ts';
+import { ListTabs } from './ListTabs.tsx';
 import { VirtualList } from './VirtualList.tsx';
 
 export interface DeviceListPanelProps {
@@ -51,20 +52,9 @@ export function DeviceListPanel({ session, loading, selectedId, onSelect, onCont
           data-testid="device-search"
         />
       </div>
-      <Tabs
-        size="small"
-        activeKey={tab}
-        onChange={(key) => setTab(key as ListTab)}
-        tabBarStyle={{ margin: '0 12px' }}
-        items={LIST_TABS.map((key) => ({
-          key,
-          label: (
-            <span data-testid={`device-tab-${key}`}>
-              {t(`tabs.${key}`)} <span data-testid={`device-count-${key}`}>({counts[key]})</span>
-            </span>
-          ),
-        }))}
-      />
+      <div style={{ padding: '8px 12px' }}>
+        <ListTabs tab={tab} counts={counts} onChange={setTab} />
+      </div>
       <div style={{ flex: 1, minHeight: 0 }}>
         {loading ? (
           <div style={{ display: 'grid', placeItems: 'center', height: '100%' }}>

@@ -67,11 +67,27 @@ export function SpeedChart({ track, clock, color }: { track: TrackData; clock: P
       ctx.fillText(String(Math.round(v)), 6, y(v) + 4);
     }
     ctx.fillText(t('chart.unit'), 6, CHART_HEIGHT - 4);
-    ctx.fillStyle = color;
-    for (let x = 0; x < plotWidth; x++) {
-      if (max[x] === Number.NEGATIVE_INFINITY) continue;
-      const yTop = y(max[x]);
-      ctx.fillRect(PAD.left + x, yTop, 1, Math.max(1.5, y(min[x]) - yTop));
+    const t0 = track.times[0] ?? 0;
+    const span = Math.max(1, (track.times[track.length - 1] ?? 0) - t0);
+    if (track.length <= plotWidth) {
+      // Few fixes: a line through each of them.
+      ctx.strokeStyle = color;
+      ctx.lineWidth = 1.5;
+      ctx.beginPath();
+      for (let i = 0; i < track.length; i++) {
+        const x = PAD.left + ((track.times[i] - t0) / span) * plotWidth;
+        if (i === 0) ctx.moveTo(x, y(track.speeds[i]));
+        else ctx.lineTo(x, y(track.speeds[i]));
+      }
+      ctx.stroke();
+    } else {
+      // Many fixes: each pixel column spans its minimum to maximum speed.
+      ctx.fillStyle = color;
+      for (let x = 0; x < plotWidth; x++) {
+        if (max[x] === Number.NEGATIVE_INFINITY) continue;
+        const yTop = y(max[x]);
+        ctx.fillRect(PAD.left + x, yTop, 1, Math.max(1.5, y(min[x]) - yTop));
+      }
     }
   }, [track, width, plotWidth, plotHeight, color, t]);
 
