@@ -46,6 +46,12 @@ export class Gt06Splitter extends BufferedSplitter {
       if (size < 0) return pos; // length field not complete yet
       const end = pos + size;
       if (end <= n && buf[end - 2] === CR && buf[end - 1] === LF && size <= this.maxFrameBytes) {
+        const inner = this.hiddenFrame(buf, pos, end);
+        if (inner > 0) {
+          this.discarded += inner - pos;
+          pos = inner;
+          continue;
+        }
         frames.push(buf.subarray(pos, end));
         pos = end;
         continue;
@@ -71,6 +77,26 @@ export class Gt06Splitter extends BufferedSplitter {
     return pos;
   }
 
+  /**
+   * A candidate that looks complete may be garbage whose length field happens to reach the end of a real
+   * frame inside it. Only when a header appears inside and the candidate's own CRC is wrong, returns the
+   * inner well-formed frame's start; otherwise 0.
+   */
+  private hiddenFrame(buf: Buffer, pos: number, end: number): number {
+    let inside = false;
+    for (let i = pos + 2; i < end - 6; i++) {
+      const b = buf[i];
+      if ((b === 0x78 || b === 0x79) && buf[i + 1] === b) {
+        inside = true;
+        break;
+      }
+    }
+    if (!inside) return 0;
+    if (crcX25(buf, pos + 2, end - 4) === ((buf[end - 4] << 8) | buf[end - 3])) return 0;
+    const next = this.nextWellFormedFrame(buf, pos + 1, end);
+    return next > 0 ? next : 0;
+  }
+
   private findHeader(buf: Buffer, from: number): number {
     const last = buf.length - 1;
     for (let i = from; i < last; i++) {
@@ -94,11 +120,13 @@ export class Gt06Splitter extends BufferedSplitter {
         break;
       }
     }
-    const next = this.nextWellFormedFrame(buf, pos + 2, crlf < 0 ? limit : crlf);
-    if (next >= 0) return -1; // a proper frame starts inside: this header was garbage
+    // A well-formed frame (right length, 0D0A, valid CRC) later in the buffer settles this header now
+    // instead of waiting for data that would complete its (probably bogus) length.
+    const next = this.nextWellFormedFrame(buf, pos + 1, limit);
+    if (next >= 0 && (crlf < 0 || next < crlf)) return -1; // a proper frame starts inside: this was garbage
     if (crlf >= 0) {
       const end = crlf + 2;
-      const complete = pos + size <= n || end === n || isHeaderAt(buf, end);
+      const complete = pos + size <= n || end === n || isHeaderAt(buf, end) || next >= end;
       if (complete) return end;
     }
     if (size > this.maxFrameBytes || n - pos >= this.maxFrameBytes) return -1;

@@ -9,10 +9,10 @@ const MAX_SENTENCE = 512;
  * Splits a JT/T 808 stream into 7E…7E frames (still escaped, as decodeJt808 expects them) and the
  * "(…)" text sentences some devices send on the same connection.
  *
- * Each frame has its own opening and closing 7E. When the bytes between two 7E are not a plausible
- * message (bad checksum and length), the candidate is still returned (the decoder reports why) but its
- * closing 7E is re-used as the opening of the next frame, so a frame that follows garbage containing a
- * stray 7E is not lost. A start without an end within maxFrameBytes is dropped (bounded memory).
+ * Each frame is cut from a 7E to the next 7E, and that closing 7E is kept as a possible opening of the
+ * next frame: back-to-back frames give 7E 7E, which is skipped, while garbage holding a stray 7E comes
+ * out as one bad candidate (the decoder reports why) and the real frame after it is still found. A start
+ * without an end within maxFrameBytes is dropped, so memory stays bounded.
  */
 export class Jt808Splitter extends BufferedSplitter {
   constructor(options: SplitterOptions = {}) {
@@ -43,6 +43,12 @@ export class Jt808Splitter extends BufferedSplitter {
         continue;
       }
 
+      if (pos + 1 < n && buf[pos + 1] === OPEN) {
+        // A closing 7E followed by a text sentence (no message id starts with 0x28).
+        this.discarded += 1;
+        pos += 1;
+        continue;
+      }
       const end = buf.indexOf(DELIMITER, pos + 1);
       if (end < 0) {
         if (n - pos > this.maxFrameBytes) {
@@ -64,7 +70,9 @@ export class Jt808Splitter extends BufferedSplitter {
         continue;
       }
       frames.push(buf.subarray(pos, end + 1));
-      pos = isPlausible(buf, pos, end) ? end + 1 : end;
+      // The closing 7E may also open the next frame (devices that share delimiters, or garbage that
+      // held a stray 7E before a real frame): keep it. A following 7E 7E is skipped above.
+      pos = end;
     }
     return pos;
   }
@@ -79,39 +87,4 @@ export class Jt808Splitter extends BufferedSplitter {
     }
     return limit - at >= MAX_SENTENCE ? -1 : 0;
   }
-}
-
-/**
- * Whether buf[start..end] (7E…7E) looks like a real message: its XOR check matches, or its body length
- * agrees with the header. Un-escapes on the fly, without allocating.
- */
-function isPlausible(buf: Buffer, start: number, end: number): boolean {
-  let xor = 0;
-  let count = 0;
-  let previous = -1;
-  let id = 0;
-  let attributes = 0;
-  for (let i = start + 1; i < end; i++) {
-    let b = buf[i];
-    if (b === 0x7d && i + 1 < end) {
-      const next = buf[i + 1];
-      if (next === 0x02) {
-        b = 0x7e;
-        i++;
-      } else if (next === 0x01) {
-        i++;
-      }
-    }
-    if (count < 2) id = (id << 8) | b;
-    else if (count < 4) attributes = (attributes << 8) | b;
-    if (previous >= 0) xor ^= previous;
-    previous = b;
-    count++;
-  }
-  if (count < 13) return false;
-  if (xor === previous) return true;
-  if ((attributes & 0x2000) !== 0) return false;
-  const serialLength = id === 0x5501 || id === 0x5502 ? 1 : 2;
-  const headerLength = (attributes & 0x4000) !== 0 ? 4 + 1 + 10 + serialLength : 4 + 6 + serialLength;
-  return count - 1 - headerLength === (attributes & 0x03ff);
 }
