@@ -92,3 +92,42 @@ export function nextImei(prefix = '86'): string {
   imeiCounter++;
   return `${prefix}${String(Date.now() % 1e6).padStart(6, '0')}${String(imeiCounter).padStart(7, '0')}`.slice(0, 15);
 }
+
+export interface StateValues {
+  device_id: string;
+  online?: boolean;
+  pos_time?: Date | null;
+  last_seen?: Date | null;
+  state_time?: Date | null;
+  lat?: number | null;
+  lon?: number | null;
+  speed?: number | null;
+}
+
+/** Inserts a device_state row (the gateway's job in production) with every other column empty. */
+export async function insertDeviceState(db: TestServer['ctx']['db'], v: StateValues): Promise<void> {
+  await db
+    .insertInto('device_state')
+    .values({
+      device_id: v.device_id,
+      online: v.online ?? false,
+      state_time: v.state_time ?? null,
+      last_seen: v.last_seen ?? null,
+      pos_time: v.pos_time ?? null,
+      lat: v.lat ?? null,
+      lon: v.lon ?? null,
+      altitude: null,
+      speed: v.speed ?? null,
+      course: null,
+      valid: null,
+      satellites: null,
+      location_type: null,
+      acc: null,
+      battery: null,
+      mileage: null,
+      tyres: null,
+      battery_pack: null,
+      attributes: '{}',
+    })
+    .execute();
+}

@@ -127,9 +127,9 @@ export function commonConds(q: DeviceListQuery): Cond[] {
     const like = `%${escapeLike(keyword)}%`;
     conds.push(sql<SqlBool>`(d.terminal_id ILIKE ${like} OR d.nickname ILIKE ${like} OR d.car_number ILIKE ${like})`);
   }
-  const expiry = q.tab === 'expired' ? 'expired' : q.expiry;
-  if (expiry === 'expired') conds.push(sql<SqlBool>`${effectiveExpiry} <= ${now}::timestamptz`);
-  else if (expiry === 'within7Days' || expiry === 'within60Days') {
+  const expiry = q.expiry;
+  if (q.tab === 'expired' || expiry === 'expired') conds.push(sql<SqlBool>`${effectiveExpiry} <= ${now}::timestamptz`);
+  if (expiry === 'within7Days' || expiry === 'within60Days') {
     const days = expiry === 'within7Days' ? 7 : 60;
     conds.push(
       sql<SqlBool>`(${effectiveExpiry} > ${now}::timestamptz AND ${effectiveExpiry} <= ${new Date(now.getTime() + days * MS_PER_DAY)}::timestamptz)`,

@@ -1,0 +1,184 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiClient, createTestServer, type TestServer } from '../../testing/harness.ts';
+import { buildTree, expectOk, importDevices, loginAs, nextImei, PASSWORD, type Tree } from '../agent/fixtures.ts';
+
+describe('passwords, device accounts and login by IMEI', () => {
+  let server: TestServer;
+  let t: Tree;
+  let imeis: string[];
+  beforeAll(async () => {
+    server = await createTestServer();
+    t = await buildTree(server);
+    imeis = await importDevices(t.admin, t.ids.agentA, [nextImei(), nextImei(), nextImei()]);
+    await importDevices(t.admin, t.ids.agentB, [nextImei()]);
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('checkUserPassword changes one’s own password after checking the old one; other sessions end', async () => {
+    const a = await loginAs(server, 'userA1');
+    const b = await loginAs(server, 'userA1');
+    const wrong = await a.post('/user/checkUserPassword', {
+      oldPassword: 'nope',
+      password: 'NewPass1',
+      confirmPassword: 'NewPass1',
+    });
+    expect(wrong.meta.message).toBe('The current password is wrong');
+    const mismatch = await a.post('/user/checkUserPassword', {
+      oldPassword: PASSWORD,
+      password: 'NewPass1',
+      confirmPassword: 'NewPass2',
+    });
+    expect(mismatch.meta.message).toBe('The two passwords do not match');
+    const short = await a.post('/user/checkUserPassword', {
+      oldPassword: PASSWORD,
+      password: 'abc',
+      confirmPassword: 'abc',
+    });
+    expect(short.meta.message).toBe('The password must have at least 6 characters');
+    expect((await a.post('/user/checkUserPassword', { oldPassword: PASSWORD })).status).toBe(400);
+    await expectOk(
+      a.post('/user/checkUserPassword', { oldPassword: PASSWORD, password: 'NewPass1', confirmPassword: 'NewPass1' }),
+    );
+    expect((await a.post('/user/findById', { id: t.ids.userA1 })).meta.success).toBe(true);
+    expect((await b.post('/user/findById', { id: t.ids.userA1 })).meta.message).toBe('407');
+    expect((await new ApiClient(server).login('userA1', 'NewPass1')).meta.code).toBe(200);
+    const anonymous = { oldPassword: 'NewPass1', password: 'x', confirmPassword: 'x' };
+    expect((await new ApiClient(server).post('/user/checkUserPassword', anonymous)).meta.message).toBe('407');
+  });
+
+  it('GET checkPassword says whether an account still has the default reset password', async () => {
+    const agentA = await loginAs(server, 'agentA');
+    expect(await expectOk(agentA.get('/user/checkPassword'))).toEqual({ isDefault: false });
+    expect(await expectOk(agentA.get(`/user/checkPassword?id=${t.ids.userA2}`))).toEqual({ isDefault: false });
+    expect((await agentA.get(`/user/checkPassword?id=${t.ids.userB1}`)).status).toBe(403);
+    expect((await agentA.get('/user/checkPassword?id=abc')).status).toBe(400);
+  });
+
+  it('a sale as device accounts creates an account per IMEI that logs in by IMEI (loginByCert)', async () => {
+    const agentA = await loginAs(server, 'agentA');
+    const sale = await expectOk<{ success: number }>(
+      agentA.post('/device/userSale', { terminalIDs: [imeis[0], imeis[1]], asDeviceAccounts: true }),
+    );
+    expect(sale.success).toBe(2);
+    const c = new ApiClient(server);
+    const login = await c.post<{ userInfo: { username: string } }>('/loginByCert', {
+      terminalID: imeis[0],
+      password: server.config.defaultResetPassword,
+    });
+    expect(login.meta.code).toBe(200);
+    expect(login.data.userInfo.username).toBe(imeis[0]);
+    const list = await expectOk<{ list: { terminalID: string }[] }>(c.post('/device/findByUserId', {}));
+    expect(list.list.map((d) => d.terminalID)).toEqual([imeis[0]]);
+    const wrong = await new ApiClient(server).post('/loginByCert', { terminalID: imeis[1], password: 'bad-password' });
+    expect(wrong.meta).toMatchObject({ success: false, code: 209, message: 'wrong username or password' });
+    // A device without a device account cannot be used to log in.
+    expect((await new ApiClient(server).post('/loginByCert', { terminalID: imeis[2], password: 'x' })).meta.code).toBe(
+      209,
+    );
+    expect(
+      (await new ApiClient(server).post('/loginByCert', { terminalID: 'bad imei', password: 'x' })).meta.code,
+    ).toBe(201);
+    expect((await new ApiClient(server).post('/loginByCert', { terminalID: imeis[0] })).status).toBe(400);
+  });
+
+  it('updatePwdByTerminalIds resets device-account passwords of the subtree only', async () => {
+    const agentA = await loginAs(server, 'agentA');
+    const acct = await loginAs(server, imeis[1], server.config.defaultResetPassword);
+    await expectOk(
+      acct.post('/user/checkUserPassword', {
+        oldPassword: server.config.defaultResetPassword,
+        password: 'Changed1',
+        confirmPassword: 'Changed1',
+      }),
+    );
+    const res = await expectOk<{ updated: string[]; notFound: string[] }>(
+      agentA.post('/user/updatePwdByTerminalIds', { terminalIds: [imeis[1], imeis[2], '999999999999999'] }),
+    );
+    expect(res.updated).toEqual([imeis[1]]);
+    expect(res.notFound).toEqual([imeis[2], '999999999999999']);
+    expect((await new ApiClient(server).login(imeis[1], server.config.defaultResetPassword)).meta.code).toBe(200);
+    const agentB = await loginAs(server, 'agentB');
+    const foreign = await expectOk<{ updated: string[] }>(
+      agentB.post('/user/updatePwdByTerminalIds', { terminalIds: [imeis[0]] }),
+    );
+    expect(foreign.updated).toEqual([]);
+    expect((await agentA.post('/user/updatePwdByTerminalIds', { terminalIds: [] })).status).toBe(400);
+    const user = await loginAs(server, 'userA2');
+    expect((await user.post('/user/updatePwdByTerminalIds', { terminalIds: [imeis[0]] })).status).toBe(403);
+  });
+});
+
+describe('importUser (bulk accounts as a job with progress)', () => {
+  let server: TestServer;
+  let t: Tree;
+  beforeAll(async () => {
+    server = await createTestServer();
+    t = await buildTree(server);
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  interface Job {
+    id: string;
+    status: string;
+    total: number;
+    processed: number;
+    result: {
+      success: number;
+      failure: number;
+      created: { username: string }[];
+      refused: { line: number; username: string; message: string }[];
+    } | null;
+  }
+
+  it('creates the valid rows, refuses the others with reasons, and reports progress until done', async () => {
+    const agentA = await loginAs(server, 'agentA');
+    const rows = [
+      { username: 'imp1', nickname: 'One' },
+      { username: 'imp2', password: 'Secret12', role: 4 },
+      { username: 'agentB' },
+      { username: 'imp1' },
+      { username: 'bad name' },
+      { username: 'imp3', role: 1 },
+    ];
+    const started = await expectOk<Job>(agentA.post('/user/importUser', { parentId: t.ids.subA, rows }));
+    expect(started.total).toBe(6);
+    let job = started;
+    for (let i = 0; i < 200 && job.status === 'running'; i++) {
+      await new Promise((r) => setTimeout(r, 25));
+      job = await expectOk<Job>(agentA.get(`/user/importJob?id=${started.id}`));
+    }
+    expect(job.status).toBe('done');
+    expect(job.processed).toBe(6);
+    expect(job.result).toMatchObject({ success: 2, failure: 4 });
+    expect(job.result!.refused.map((r) => [r.line, r.message])).toEqual([
+      [3, 'The user name is already in use!'],
+      [4, 'The user name is already in use!'],
+      [5, 'Enter the correct username!'],
+      [6, 'This role cannot be assigned by this account'],
+    ]);
+    expect((await loginAs(server, 'imp2', 'Secret12')).cookie).not.toBe('');
+    expect((await loginAs(server, 'imp1', server.config.defaultResetPassword)).cookie).not.toBe('');
+    const kids = await expectOk<{ username: string }[]>(agentA.post('/user/findAllUser', { id: t.ids.subA }));
+    expect(kids.map((k) => k.username)).toEqual(expect.arrayContaining(['imp1', 'imp2']));
+  });
+
+  it('refuses a foreign parent, a missing permission, bad rows, and another account’s job', async () => {
+    const agentA = await loginAs(server, 'agentA');
+    expect(
+      (await agentA.post('/user/importUser', { parentId: t.ids.agentB, rows: [{ username: 'x1x' }] })).status,
+    ).toBe(403);
+    expect((await agentA.post('/user/importUser', { rows: [] })).status).toBe(400);
+    expect((await agentA.post('/user/importUser', { rows: [{ nickname: 'no name' }] })).status).toBe(400);
+    const user = await loginAs(server, 'userA1');
+    expect((await user.post('/user/importUser', { rows: [{ username: 'x2x' }] })).status).toBe(403);
+    const job = await expectOk<Job>(agentA.post('/user/importUser', { rows: [{ username: 'imp9' }], wait: true }));
+    expect(job.status).toBe('done');
+    const agentB = await loginAs(server, 'agentB');
+    expect((await agentB.get(`/user/importJob?id=${job.id}`)).status).toBe(404);
+    expect((await agentA.get('/user/importJob?id=not-a-uuid')).status).toBe(400);
+  });
+});
