@@ -9,5 +9,14 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     chunkSizeWarningLimit: 1500,
+    // Evergreen browsers only: no down-levelling of modern syntax.
+    target: 'es2022',
+    rollupOptions: {
+      treeshake: {
+        // @carhere/domain is pure rules without I/O (DESIGN.md): a catalogue or translation table the page
+        // does not use can be dropped whole instead of shipping with the login page.
+        moduleSideEffects: (id) => !id.includes('/packages/domain/'),
+      },
+    },
   },
 });
