@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { api } from '../api/client.ts';
 import { authStore, useAuth } from '../auth/store.ts';
+import { MaintenanceNotice } from '../features/notice/MaintenanceNotice.tsx';
 import { LANGUAGE_NAMES, LANGUAGES, type Language, setLanguage } from '../i18n/index.ts';
 import { mayOpen } from './guard.ts';
 import { featureRoutes } from './routes.tsx';
@@ -86,6 +87,7 @@ export function MainLayout() {
         </Layout.Sider>
         <Layout.Content style={{ position: 'relative', overflow: 'auto' }}>
           <Outlet />
+          <MaintenanceNotice />
         </Layout.Content>
       </Layout>
     </Layout>

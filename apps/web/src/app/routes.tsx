@@ -1,7 +1,16 @@
 // The /index children the web serves, with the permission each needs (spec §2) and their menu entries.
 // Areas append their routes here; the guard and the side menu both read this table.
 
-import { ApiOutlined, EnvironmentOutlined, NodeIndexOutlined } from '@ant-design/icons';
+import {
+  AlertOutlined,
+  ApiOutlined,
+  DashboardOutlined,
+  EnvironmentOutlined,
+  GatewayOutlined,
+  NodeIndexOutlined,
+  SendOutlined,
+  SettingOutlined,
+} from '@ant-design/icons';
 import type { ComponentType, ReactNode } from 'react';
 
 export interface FeatureRoute {
@@ -27,6 +36,45 @@ export const featureRoutes: FeatureRoute[] = [
     load: () => import('../features/track/TrackPage.tsx'),
     menu: { labelKey: 'common:menu.track', icon: <NodeIndexOutlined />, order: 80 },
   },
+  {
+    path: 'alarms',
+    permission: ['main:alarms'],
+    load: () => import('../features/alarms/AlarmsPage.tsx'),
+    menu: { labelKey: 'common:menu.alarms', icon: <AlertOutlined />, order: 60 },
+  },
+  { path: 'alarmsAll', permission: ['main:alarms'], load: () => import('../features/alarms/AlarmsAllPage.tsx') },
+  {
+    path: 'fence',
+    permission: ['main:fence'],
+    load: () => import('../features/fence/FencePage.tsx'),
+    menu: { labelKey: 'common:menu.fence', icon: <GatewayOutlined />, order: 70 },
+  },
+  {
+    path: 'directive',
+    permission: ['main:command'],
+    load: () => import('../features/command/CommandPage.tsx'),
+    menu: { labelKey: 'common:menu.directive', icon: <SendOutlined />, order: 75 },
+  },
+  {
+    path: 'tire',
+    permission: ['main:taiya'],
+    load: () => import('../features/tire/TirePage.tsx'),
+    menu: { labelKey: 'common:menu.tire', icon: <DashboardOutlined />, order: 85 },
+  },
+  // System children carry no permission of their own: the domain's guard also needs the parent's
+  // main:system_config for them (a child needs its parents' permissions).
+  {
+    path: 'system/mapKey',
+    permission: [],
+    load: () => import('../features/system/MapKeyPage.tsx'),
+    menu: { labelKey: 'common:menu.system', icon: <SettingOutlined />, order: 800 },
+  },
+  {
+    path: 'system/demoAccountSet',
+    permission: [],
+    load: () => import('../features/system/DemoAccountPage.tsx'),
+  },
+  { path: 'system/apiKey', permission: [], load: () => import('../features/system/ApiKeyPage.tsx') },
   {
     path: 'help/interface',
     permission: [],

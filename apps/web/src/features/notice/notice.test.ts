@@ -1,0 +1,14 @@
+import { describe, expect, it } from 'vitest';
+import { shouldShow } from './MaintenanceNotice.tsx';
+
+describe('maintenance notice dialog', () => {
+  const notice = { title: 't', content: 'c', startsAt: null, endsAt: '2022-10-07T19:00:00.000Z', version: 'v1' };
+  it('shows a running notice once per version and browser session, never after its end', () => {
+    const before = Date.parse('2022-10-07T18:00:00Z');
+    expect(shouldShow(notice, null, before)).toBe(true);
+    expect(shouldShow(notice, 'v1', before)).toBe(false);
+    expect(shouldShow(notice, 'v0', before)).toBe(true);
+    expect(shouldShow(notice, null, Date.parse('2022-10-07T19:00:00Z'))).toBe(false);
+    expect(shouldShow(null, null, before)).toBe(false);
+  });
+});

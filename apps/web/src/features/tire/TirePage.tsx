@@ -1,0 +1,35 @@
+// /index/tire (main:taiya): tyre pressure of a device and, for users who may monitor, its battery pack detail.
+import { Empty, Space } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { useAuth } from '../../auth/store.ts';
+import { DeviceSelect } from '../command/DeviceSelect.tsx';
+import { BatteryCard } from './BatteryCard.tsx';
+import { TyreCard } from './TyreCard.tsx';
+
+export default function TirePage() {
+  const { t } = useTranslation('tire');
+  const auth = useAuth();
+  const [params, setParams] = useSearchParams();
+  const terminalID = params.get('terminalID') ?? undefined;
+  const permissions = auth?.permissions ?? [];
+  const mayMonitor = permissions.includes('*:*:*') || permissions.includes('main:monitor');
+  return (
+    <div style={{ padding: 16 }} data-testid="tire-page">
+      <DeviceSelect
+        value={terminalID}
+        onChange={(v) => setParams(v ? { terminalID: v } : {})}
+        style={{ width: 360, marginBottom: 16 }}
+        testId="tire-device"
+      />
+      {terminalID ? (
+        <Space direction="vertical" size="middle" style={{ width: '100%' }}>
+          <TyreCard terminalID={terminalID} />
+          {mayMonitor && <BatteryCard terminalID={terminalID} />}
+        </Space>
+      ) : (
+        <Empty description={t('selectDevice')} />
+      )}
+    </div>
+  );
+}
