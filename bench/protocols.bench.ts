@@ -25,8 +25,8 @@ const require = createRequire(import.meta.url);
 const Gt06Peer = require('gt06') as new () => PeerParser;
 
 const FRAME_COUNT = 2000;
-const ROUND_MS = 1500;
-const ROUNDS = 3;
+const ROUND_MS = 1000;
+const ROUNDS = 5;
 
 let sink = 0;
 
@@ -44,15 +44,20 @@ function measure(frames: number, pass: () => void): number {
   return (done * 1e9) / Number(now - start);
 }
 
-/** Warms up, then takes the median of ROUNDS measurements. */
+/**
+ * Warms up, then runs ROUNDS measurements and keeps the best: on a shared machine the best round is the
+ * closest to one uncontended core (the median is printed too).
+ */
 function bench(name: string, frames: number, pass: () => void): number {
   for (let i = 0; i < 200; i++) pass();
   const results: number[] = [];
   for (let i = 0; i < ROUNDS; i++) results.push(measure(frames, pass));
   results.sort((a, b) => a - b);
+  const best = results[ROUNDS - 1];
   const median = results[Math.floor(ROUNDS / 2)];
-  console.log(`${name.padEnd(44)} ${Math.round(median).toLocaleString('en-US').padStart(12)} frames/s`);
-  return median;
+  const fmt = (v: number) => Math.round(v).toLocaleString('en-US').padStart(12);
+  console.log(`${name.padEnd(44)} ${fmt(best)} frames/s  (median ${fmt(median).trim()})`);
+  return best;
 }
 
 /** The frames as a TCP stream would deliver them: concatenated and cut into ~1460-byte segments. */
@@ -85,7 +90,7 @@ const jt808Stream = segments(jt808Frames);
   if (typeof peer.lat !== 'number') throw new Error('gt06 package did not parse the frame');
 }
 
-console.log(`node ${process.version}, ${FRAME_COUNT} distinct frames per pass, median of ${ROUNDS} × ${ROUND_MS} ms`);
+console.log(`node ${process.version}, ${FRAME_COUNT} distinct frames per pass, best of ${ROUNDS} × ${ROUND_MS} ms`);
 
 const gt06Ctx = createGt06Context();
 const gt06Decode = bench('GT06 0x12 decode', FRAME_COUNT, () => {

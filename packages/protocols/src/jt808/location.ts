@@ -78,7 +78,26 @@ export function readBasicLocation(
   const altitude = r.i16();
   const speed = r.u16() / 10;
   const course = r.u16();
-  const time = readBcdTime(r, offsetMinutes);
+  // BCD time, read in place (this is the hot path: no intermediate objects).
+  r.need(6, 'BCD time');
+  const b = r.buf;
+  const t = r.pos;
+  r.pos = t + 6;
+  const year = 2000 + bcdByte(b[t]);
+  const month = bcdByte(b[t + 1]);
+  const day = bcdByte(b[t + 2]);
+  const hour = bcdByte(b[t + 3]);
+  const minute = bcdByte(b[t + 4]);
+  const second = bcdByte(b[t + 5]);
+  const timeValid =
+    isBcdByte(b[t]) &&
+    isBcdByte(b[t + 1]) &&
+    isBcdByte(b[t + 2]) &&
+    isBcdByte(b[t + 3]) &&
+    isBcdByte(b[t + 4]) &&
+    isBcdByte(b[t + 5]) &&
+    isCalendarTime(year, month, day, hour, minute, second);
+  const epoch = wallClockToEpoch(year, month, day, hour, minute, second, offsetMinutes);
   attributes.status = status;
   attributes.acc = (status & 0x01) !== 0;
   attributes.blocked = (status & 0x400) !== 0;
@@ -87,7 +106,7 @@ export function readBasicLocation(
   if (model === 'MV810G' || model === 'MV710G') attributes.door = (status & 0x10000) !== 0;
   // Bits 18-21: GPS, BeiDou, GLONASS, Galileo used for the fix.
   attributes.locationType = (status & 0xc0000) === 0x80000 ? 'beidou' : 'gps';
-  const position = makePosition(time.epoch, lat, lon, speed, course, (status & 0x02) !== 0 && time.valid, attributes);
+  const position = makePosition(epoch, lat, lon, speed, course, (status & 0x02) !== 0 && timeValid, attributes);
   position.altitude = altitude;
   return position;
 }
