@@ -2,3 +2,7 @@
 import type { ComponentStarter } from './main.ts';
 
 export const serveComponents: ComponentStarter[] = [];
+
+import { demoFleetStarter, gatewayStarter } from './gateway/component.ts';
+
+serveComponents.push(gatewayStarter, demoFleetStarter);

@@ -1,5 +1,6 @@
-// `carhere simulate` — the device simulator lives in apps/simulator (gateway issue).
-export async function runSimulateCli(_args: string[]): Promise<number> {
-  console.error('simulate: the device simulator is not available in this build yet');
-  return 2;
+// `carhere simulate` — drives simulated GT06 / JT/T 808 trackers over TCP (apps/simulator).
+import { runSimulator } from '@carhere/simulator';
+
+export async function runSimulateCli(args: string[]): Promise<number> {
+  return runSimulator(args);
 }

@@ -12,3 +12,7 @@ import { userRoutes } from './user/routes.ts';
 
 export const routeModules: RouteModule[] = [systemRoutes, authRoutes, userRoutes, fenceRoutes, mapRoutes, noticeRoutes];
 routeModules.push(quotaRoutes, deviceRoutes, agentRoutes);
+
+import { gatewayRouteModules } from '../gateway/routes.ts';
+
+routeModules.push(...gatewayRouteModules);

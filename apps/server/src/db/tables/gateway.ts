@@ -70,7 +70,15 @@ export interface CommandLogTable {
   detail: Generated<string>;
 }
 
-export type DeviceLogEvent = 'login' | 'logout' | 'refused' | 'garbage' | 'idle' | 'replaced' | 'invalidPosition' | 'push';
+export type DeviceLogEvent =
+  | 'login'
+  | 'logout'
+  | 'refused'
+  | 'garbage'
+  | 'idle'
+  | 'replaced'
+  | 'invalidPosition'
+  | 'push';
 
 export interface DeviceLogTable {
   id: Generated<string>;

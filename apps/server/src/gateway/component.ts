@@ -1,0 +1,177 @@
+// Assembles the gateway: directory, ingest (batcher + state writer + partitions), device log, command
+// dispatcher, sweeper and the two TCP listeners. `gatewayStarter` runs it beside the HTTP API;
+// `demoFleetStarter` (demo.ts) drives simulated trackers against it.
+import type { AppContext } from '../context.ts';
+import type { ComponentStarter } from '../main.ts';
+import { CommandStore } from '../modules/commands/store.ts';
+import { DeviceLog } from './device-log.ts';
+import { DeviceDirectory } from './directory.ts';
+import { CommandDispatcher } from './dispatcher.ts';
+import { type DeviceChangedNotice, Subjects } from './events.ts';
+import { IngestBatcher } from './ingest/batcher.ts';
+import { PartitionManager } from './ingest/partitions.ts';
+import { DeviceStateWriter } from './ingest/state-writer.ts';
+import { DeviceListener } from './listener.ts';
+import { type GatewayOptions, gatewayOptionsFrom } from './options.ts';
+import { gt06Codec, jt808Codec } from './protocol-codecs.ts';
+import { PushIngest } from './push.ts';
+import { SessionRegistry } from './registry.ts';
+import type { Session, SessionContext } from './session.ts';
+import { Sweeper } from './sweeper.ts';
+
+export interface Gateway {
+  options: GatewayOptions;
+  /** Bound ports (useful when configured as 0). */
+  ports: { gt06: number; jt808: number };
+  directory: DeviceDirectory;
+  registry: SessionRegistry;
+  batcher: IngestBatcher;
+  state: DeviceStateWriter;
+  push: PushIngest;
+  sweeper: Sweeper;
+  log: DeviceLog;
+  stop(): Promise<void>;
+}
+
+declare module '../context.ts' {
+  interface AppServices {
+    gateway: Gateway;
+  }
+}
+
+export interface StartGatewayOptions {
+  /** Start the TCP listeners (default true); push callbacks work without them. */
+  listen?: boolean;
+  onError?: (err: unknown) => void;
+}
+
+export async function startGateway(
+  ctx: AppContext,
+  options: GatewayOptions,
+  start: StartGatewayOptions = {},
+): Promise<Gateway> {
+  const onError =
+    start.onError ?? ((err: unknown) => console.error('gateway:', err instanceof Error ? err.message : err));
+  const pool = ctx.dbHandle.pool;
+  const partitions = new PartitionManager(pool);
+  await partitions.prepare();
+  const directory = new DeviceDirectory(ctx);
+  const registry = new SessionRegistry(options.idleMs);
+  const state = new DeviceStateWriter(pool, ctx.bus, options.stateFlushMs, onError);
+  const batcher = new IngestBatcher(pool, ctx.bus, partitions, state, {
+    maxBatchRows: options.maxBatchRows,
+    writers: options.writers,
+    highWaterRows: options.highWaterRows,
+    onError,
+  });
+  const log = new DeviceLog(ctx.db, onError);
+  const store = new CommandStore(ctx.db, ctx.bus);
+  const dispatcher = new CommandDispatcher(store, registry, ctx.bus, onError);
+  const sweeper = new Sweeper(
+    ctx,
+    state,
+    store,
+    Math.round(options.idleMs * 1.5) + 60_000,
+    Math.max(1000, Math.min(60_000, Math.floor(options.idleMs / 4))),
+    onError,
+  );
+  const push = new PushIngest(batcher, state);
+
+  const sessionCtx: SessionContext = {
+    directory,
+    registry,
+    batcher,
+    state,
+    log,
+    maxBadFrames: options.maxBadFrames,
+    maxGarbageBytes: options.maxGarbageBytes,
+    onBound: (session: Session) => {
+      const device = session.device;
+      if (!device) return;
+      ctx.bus.publish(Subjects.sessionBound, { deviceId: device.id, sessionKey: session.key });
+      if (!device.activated) activate(ctx, device.id, device.terminalId).catch(onError);
+      device.activated = true;
+      dispatcher.onBound(session).catch(onError);
+    },
+    onReply: (session, reply) => dispatcher.onReply(session, reply),
+    onError,
+  };
+
+  const unsubscribes = [
+    ctx.bus.subscribe(Subjects.deviceChanged, (payload) => {
+      directory.refresh((payload ?? {}) as DeviceChangedNotice).catch(onError);
+    }),
+    // Another gateway process bound the device: close the session here.
+    ctx.bus.subscribe(Subjects.sessionBound, (payload) => {
+      const notice = payload as { deviceId?: string; sessionKey?: string };
+      if (!notice?.deviceId) return;
+      const here = registry.sessionOf(notice.deviceId);
+      if (here && here.key !== notice.sessionKey) here.close('replaced');
+    }),
+  ];
+
+  directory.start();
+  registry.start();
+  state.start();
+  dispatcher.start();
+  sweeper.start();
+
+  const listeners: DeviceListener[] = [];
+  const ports = { gt06: 0, jt808: 0 };
+  if (start.listen !== false) {
+    const gt06 = new DeviceListener('gt06', options.gt06Port, options.host, () => gt06Codec(options), sessionCtx);
+    const jt808 = new DeviceListener('jt808', options.jt808Port, options.host, () => jt808Codec(), sessionCtx);
+    ports.gt06 = await gt06.start();
+    ports.jt808 = await jt808.start();
+    listeners.push(gt06, jt808);
+  }
+
+  let stopped = false;
+  const gateway: Gateway = {
+    options,
+    ports,
+    directory,
+    registry,
+    batcher,
+    state,
+    push,
+    sweeper,
+    log,
+    stop: async () => {
+      if (stopped) return;
+      stopped = true;
+      for (const off of unsubscribes) off();
+      // Stop accepting, then close the open sessions (a listener's close waits for its connections).
+      const closing = Promise.all(listeners.map((l) => l.stop()));
+      registry.closeAll();
+      await closing;
+      registry.stop();
+      dispatcher.stop();
+      sweeper.stop();
+      directory.stop();
+      await batcher.close();
+      await state.stop();
+    },
+  };
+  ctx.services.gateway = gateway;
+  return gateway;
+}
+
+/** First connection of a device: it becomes activated (the accounts area computes expiry from it). */
+async function activate(ctx: AppContext, deviceId: string, terminalId: string): Promise<void> {
+  const res = await ctx.db
+    .updateTable('devices')
+    .set({ activated_at: new Date() })
+    .where('id', '=', deviceId)
+    .where('activated_at', 'is', null)
+    .executeTakeFirst();
+  if (Number(res.numUpdatedRows) > 0) ctx.bus.publish(Subjects.deviceActivated, { deviceId, terminalID: terminalId });
+}
+
+export { demoFleetStarter } from './demo.ts';
+
+export const gatewayStarter: ComponentStarter = async (ctx) => {
+  const gateway = await startGateway(ctx, gatewayOptionsFrom(ctx.config, ctx.dbHandle.kind));
+  console.log(`  Device gateway: GT06 on port ${gateway.ports.gt06}, JT/T 808 on port ${gateway.ports.jt808}`);
+  return { name: 'gateway', stop: () => gateway.stop() };
+};

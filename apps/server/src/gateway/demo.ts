@@ -1,0 +1,105 @@
+// The demo fleet: unless DEMO=0, `npm start` registers a few GT06 and JT/T 808 devices for the demo account
+// (once; an admin may delete or transfer them afterwards) and drives them with the simulator against the
+// local gateway ports, so the map moves around Beijing.
+import { Fleet } from '@carhere/simulator';
+import type { AppContext } from '../context.ts';
+import type { ComponentStarter } from '../main.ts';
+
+const SEEDED_SETTING = 'demo_fleet_seeded';
+export const DEMO_GT06_FIRST = '868120000000000';
+export const DEMO_JT808_FIRST = '13800000000';
+
+/** GT06 and 808 model codes of the domain catalogue. */
+const MODEL_GT06 = 12;
+const MODEL_808 = 8;
+
+export interface DemoFleetOptions {
+  devices: number;
+  intervalSeconds: number;
+}
+
+export function demoFleetOptionsFrom(env: NodeJS.ProcessEnv = process.env): DemoFleetOptions {
+  const devices = Number(env.DEMO_DEVICES ?? 6);
+  const interval = Number(env.DEMO_INTERVAL_SECONDS ?? 5);
+  return {
+    devices: Number.isInteger(devices) && devices >= 0 && devices <= 1000 ? devices : 6,
+    intervalSeconds: Number.isFinite(interval) && interval >= 1 ? interval : 5,
+  };
+}
+
+/** Registers the demo devices for the demo account the first time; returns how many were created. */
+export async function seedDemoDevices(ctx: AppContext, count: number): Promise<number> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const seeded = await trx.selectFrom('settings').select('key').where('key', '=', SEEDED_SETTING).executeTakeFirst();
+    if (seeded) return 0;
+    const demo = await trx.selectFrom('users').select('id').where('username', '=', 'demo').executeTakeFirst();
+    if (!demo) return 0;
+    const gt06 = Math.ceil(count / 2);
+    const rows = [
+      ...Array.from({ length: gt06 }, (_, i) => ({
+        terminal_id: (BigInt(DEMO_GT06_FIRST) + BigInt(i)).toString(),
+        nickname: `Demo GT06 ${i + 1}`,
+        protocol: 2,
+        device_type: MODEL_GT06,
+      })),
+      ...Array.from({ length: count - gt06 }, (_, i) => ({
+        terminal_id: (BigInt(DEMO_JT808_FIRST) + BigInt(i)).toString(),
+        nickname: `Demo 808 ${i + 1}`,
+        protocol: 1,
+        device_type: MODEL_808,
+      })),
+    ].map((r) => ({ ...r, user_id: demo.id }));
+    let created = 0;
+    if (rows.length > 0) {
+      const res = await trx
+        .insertInto('devices')
+        .values(rows)
+        .onConflict((oc) => oc.column('terminal_id').doNothing())
+        .executeTakeFirst();
+      created = Number(res.numInsertedOrUpdatedRows ?? 0);
+    }
+    await trx
+      .insertInto('settings')
+      .values({ key: SEEDED_SETTING, value: JSON.stringify({ devices: count }) })
+      .execute();
+    return created;
+  });
+}
+
+export const demoFleetStarter: ComponentStarter = async (ctx) => {
+  const gateway = ctx.services.gateway;
+  if (!ctx.config.demo || !gateway) return null;
+  const o = demoFleetOptionsFrom();
+  if (o.devices === 0) return null;
+  await seedDemoDevices(ctx, o.devices);
+  const gt06 = Math.ceil(o.devices / 2);
+  const fleets = [
+    new Fleet({
+      protocol: 'gt06',
+      devices: gt06,
+      interval: o.intervalSeconds,
+      host: '127.0.0.1',
+      port: gateway.ports.gt06,
+      firstTerminalId: DEMO_GT06_FIRST,
+    }),
+    new Fleet({
+      protocol: 'jt808',
+      devices: o.devices - gt06,
+      interval: o.intervalSeconds,
+      host: '127.0.0.1',
+      port: gateway.ports.jt808,
+      firstTerminalId: DEMO_JT808_FIRST,
+    }),
+  ].filter((f) => f.devices.length > 0);
+  // Start in the background: the server is already answering; the devices log in over the next second.
+  for (const f of fleets) void f.start();
+  console.log(
+    `  Demo fleet: ${o.devices} simulated trackers around Beijing for the demo account (DEMO=0 turns it off)`,
+  );
+  return {
+    name: 'demo-fleet',
+    stop: async () => {
+      for (const f of fleets) f.stop();
+    },
+  };
+};

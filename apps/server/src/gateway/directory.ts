@@ -1,0 +1,166 @@
+// Registered devices by terminal ID, cached. One DeviceRef object per device is shared by every holder
+// (sessions, the batcher) and refreshed in place, so an ownership change (transfer) reaches live filtering
+// within `refreshMs` without reconnecting the device.
+import { sql } from 'kysely';
+import type { AppContext } from '../context.ts';
+
+export interface DeviceRef {
+  id: string;
+  terminalId: string;
+  /** devices.protocol: 0 other, 1 808, 2 GT06, 3 808 long-standby, 4 BSJ */
+  protocol: number;
+  nbDeviceId: string | null;
+  /** Time zone (hours east of UTC) configured on the device. */
+  timeZone: number;
+  /** Owner's hierarchy path ('/1/2/'), or '' when the device has no owner (admin sees it). */
+  path: string;
+  activated: boolean;
+  /** Set when the row disappeared (deleted device); sessions holding it close. */
+  deleted: boolean;
+}
+
+interface DeviceRow {
+  id: string;
+  terminal_id: string;
+  protocol: number;
+  nb_device_id: string | null;
+  time_zone: number;
+  path: string | null;
+  activated_at: Date | null;
+}
+
+const NEGATIVE_TTL_MS = 10_000;
+
+/** JT/T 808 headers carry the number BCD-padded with leading zeros ('012345678901'); devices register it without. */
+export function terminalIdCandidates(terminalId: string): string[] {
+  const trimmed = terminalId.replace(/^0+(?=\d)/, '');
+  return trimmed === terminalId ? [terminalId] : [terminalId, trimmed];
+}
+
+export class DeviceDirectory {
+  private readonly byTerminal = new Map<string, DeviceRef>();
+  private readonly byId = new Map<string, DeviceRef>();
+  private readonly byNbId = new Map<string, DeviceRef>();
+  private readonly missing = new Map<string, number>();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly ctx: Pick<AppContext, 'db'>,
+    private readonly refreshMs = 30_000,
+  ) {}
+
+  start(): void {
+    this.timer = setInterval(() => {
+      this.refreshAll().catch(() => {});
+    }, this.refreshMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+  }
+
+  /** The registered device for a terminal ID, or null (negative answers are cached for 10 s). */
+  async find(terminalId: string): Promise<DeviceRef | null> {
+    const cached = this.byTerminal.get(terminalId);
+    if (cached && !cached.deleted) return cached;
+    const missAt = this.missing.get(terminalId);
+    if (missAt !== undefined && Date.now() - missAt < NEGATIVE_TTL_MS) return null;
+    const rows = await this.query((q) => q.where('d.terminal_id', 'in', terminalIdCandidates(terminalId)));
+    // Prefer the exact match over the zero-stripped one.
+    const row = rows.find((r) => r.terminal_id === terminalId) ?? rows[0];
+    if (!row) {
+      this.missing.set(terminalId, Date.now());
+      if (this.missing.size > 100_000) this.missing.clear();
+      return null;
+    }
+    const ref = this.remember(row);
+    if (terminalId !== ref.terminalId) this.byTerminal.set(terminalId, ref);
+    return ref;
+  }
+
+  async findByNbDeviceId(nbDeviceId: string): Promise<DeviceRef | null> {
+    const cached = this.byNbId.get(nbDeviceId);
+    if (cached && !cached.deleted) return cached;
+    const rows = await this.query((q) => q.where('d.nb_device_id', '=', nbDeviceId));
+    return rows[0] ? this.remember(rows[0]) : null;
+  }
+
+  /** Re-reads one device (after a device.changed notice) or, without arguments, every cached device. */
+  async refresh(notice: { terminalID?: string; deviceId?: string } = {}): Promise<void> {
+    if (notice.terminalID) this.missing.delete(notice.terminalID);
+    const ref = notice.deviceId
+      ? this.byId.get(notice.deviceId)
+      : notice.terminalID
+        ? this.byTerminal.get(notice.terminalID)
+        : undefined;
+    if (ref) await this.reload([ref.id]);
+    else if (!notice.deviceId && !notice.terminalID) await this.refreshAll();
+  }
+
+  private async refreshAll(): Promise<void> {
+    const ids = [...this.byId.keys()];
+    for (let i = 0; i < ids.length; i += 10_000) await this.reload(ids.slice(i, i + 10_000));
+  }
+
+  private async reload(ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    const rows = await this.query((q) => q.where('d.id', '=', sql<string>`any(${ids}::bigint[])`));
+    const seen = new Set<string>();
+    for (const row of rows) {
+      seen.add(row.id);
+      this.remember(row);
+    }
+    for (const id of ids) {
+      if (seen.has(id)) continue;
+      const ref = this.byId.get(id);
+      if (ref) this.forget(ref);
+    }
+  }
+
+  private forget(ref: DeviceRef): void {
+    ref.deleted = true;
+    this.byId.delete(ref.id);
+    for (const [k, v] of this.byTerminal) if (v === ref) this.byTerminal.delete(k);
+    if (ref.nbDeviceId) this.byNbId.delete(ref.nbDeviceId);
+  }
+
+  private remember(row: DeviceRow): DeviceRef {
+    const fields = {
+      id: row.id,
+      terminalId: row.terminal_id,
+      protocol: row.protocol,
+      nbDeviceId: row.nb_device_id,
+      timeZone: row.time_zone,
+      path: row.path ?? '',
+      activated: row.activated_at !== null,
+      deleted: false,
+    };
+    let ref = this.byId.get(row.id);
+    if (ref) {
+      if (ref.terminalId !== row.terminal_id) this.byTerminal.delete(ref.terminalId);
+      if (ref.nbDeviceId && ref.nbDeviceId !== row.nb_device_id) this.byNbId.delete(ref.nbDeviceId);
+      Object.assign(ref, fields);
+    } else {
+      ref = fields;
+      this.byId.set(row.id, ref);
+    }
+    this.byTerminal.set(row.terminal_id, ref);
+    if (row.nb_device_id) this.byNbId.set(row.nb_device_id, ref);
+    this.missing.delete(row.terminal_id);
+    return ref;
+  }
+
+  private query(
+    where: (q: ReturnType<DeviceDirectory['baseQuery']>) => ReturnType<DeviceDirectory['baseQuery']>,
+  ): Promise<DeviceRow[]> {
+    return where(this.baseQuery()).execute();
+  }
+
+  private baseQuery() {
+    return this.ctx.db
+      .selectFrom('devices as d')
+      .leftJoin('users as u', 'u.id', 'd.user_id')
+      .select(['d.id', 'd.terminal_id', 'd.protocol', 'd.nb_device_id', 'd.time_zone', 'u.path', 'd.activated_at']);
+  }
+}

@@ -1,0 +1,55 @@
+// From a decoded message to what ingest stores: the fixes that may be stored, the device's own and the
+// derived alarms, and the status for device_state. Shared by TCP sessions and push callbacks.
+import type { DecodedMessage } from '@carhere/protocols';
+import {
+  type DerivedAlarmMemory,
+  derivedAlarms,
+  deviceAlarms,
+  rejectReason,
+  statusPatchOf,
+  toStoredPosition,
+} from './rules.ts';
+import type { NewAlarm, StatusPatch, StoredPosition } from './types.ts';
+
+export interface PreparedMessage {
+  positions: StoredPosition[];
+  /** Fixes kept out (out of range, impossible time). */
+  rejected: number;
+  alarms: NewAlarm[];
+  status: StatusPatch | null;
+}
+
+const NONE: StoredPosition[] = [];
+
+export function prepareMessage(
+  msg: Pick<DecodedMessage, 'positions' | 'alarms' | 'attributes'>,
+  memory: DerivedAlarmMemory,
+  now: number,
+): PreparedMessage {
+  let positions = NONE;
+  let rejected = 0;
+  for (const p of msg.positions) {
+    if (rejectReason(p, now)) {
+      rejected++;
+      continue;
+    }
+    if (positions === NONE) positions = [];
+    positions.push(toStoredPosition(p));
+  }
+  const latest = positions.length > 0 ? positions[positions.length - 1] : null;
+  const place = latest
+    ? { time: latest.time, lat: latest.lat, lon: latest.lon, speed: latest.speed, course: latest.course }
+    : { time: now, lat: null, lon: null, speed: null, course: null };
+  const fromDevice = msg.alarms.length > 0 ? deviceAlarms(msg.alarms, place) : [];
+  const lastFix = msg.positions.length > 0 ? msg.positions[msg.positions.length - 1] : null;
+  const attributes = lastFix ? lastFix.attributes : msg.attributes;
+  const derived = derivedAlarms(
+    memory,
+    latest,
+    attributes,
+    fromDevice.map((a) => a.type),
+    place,
+  );
+  const alarms = derived.length > 0 ? [...fromDevice, ...derived] : fromDevice;
+  return { positions, rejected, alarms, status: statusPatchOf(msg.attributes) };
+}

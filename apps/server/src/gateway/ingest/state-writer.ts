@@ -1,0 +1,206 @@
+// Each device's last state (device_state), written coalesced: however many reports a device sends, its row is
+// written at most once per flush interval. Online/offline changes are written at once and in order with the
+// coalesced updates, so a closing session never overwrites a newer one's state.
+import type pg from 'pg';
+import type { EventBus } from '../../bus/types.ts';
+import { type DeviceEnvelope, type StateEvent, Subjects } from '../events.ts';
+import type { StatusPatch, StoredPosition } from './types.ts';
+
+interface PendingState {
+  lastSeen: number;
+  pos: StoredPosition | null;
+  acc?: boolean;
+  battery?: number;
+  mileage?: number;
+  tyres?: unknown;
+  batteryPack?: unknown;
+  attributes?: Record<string, unknown>;
+}
+
+/** The incoming row carries a fix at least as new as the stored one. */
+const NEWER = 'excluded.pos_time IS NOT NULL AND (s.pos_time IS NULL OR excluded.pos_time >= s.pos_time)';
+
+const UPSERT_STATE = `INSERT INTO device_state AS s
+  (device_id, online, last_seen, pos_time, lat, lon, altitude, speed, course, valid, satellites, location_type,
+   acc, battery, mileage, tyres, battery_pack, attributes)
+  SELECT x.d, false, to_timestamp(x.seen / 1000.0), to_timestamp(x.pt / 1000.0), x.la, x.lo, x.al, x.sp, x.co, x.va,
+         x.sa, x.lt, x.ac, x.ba, x.mi, x.ty, x.bp, coalesce(x.at, '{}'::jsonb)
+  FROM jsonb_to_recordset($1::jsonb) AS x(d bigint, seen float8, pt float8, la float8, lo float8, al real, sp real,
+       co real, va bool, sa smallint, lt text, ac bool, ba real, mi float8, ty jsonb, bp jsonb, at jsonb)
+  ON CONFLICT (device_id) DO UPDATE SET
+    last_seen = greatest(s.last_seen, excluded.last_seen),
+    pos_time = CASE WHEN ${NEWER} THEN excluded.pos_time ELSE s.pos_time END,
+    lat = CASE WHEN ${NEWER} THEN excluded.lat ELSE s.lat END,
+    lon = CASE WHEN ${NEWER} THEN excluded.lon ELSE s.lon END,
+    altitude = CASE WHEN ${NEWER} THEN excluded.altitude ELSE s.altitude END,
+    speed = CASE WHEN ${NEWER} THEN excluded.speed ELSE s.speed END,
+    course = CASE WHEN ${NEWER} THEN excluded.course ELSE s.course END,
+    valid = CASE WHEN ${NEWER} THEN excluded.valid ELSE s.valid END,
+    satellites = CASE WHEN ${NEWER} THEN excluded.satellites ELSE s.satellites END,
+    location_type = CASE WHEN ${NEWER} THEN excluded.location_type ELSE s.location_type END,
+    acc = coalesce(excluded.acc, s.acc),
+    battery = coalesce(excluded.battery, s.battery),
+    mileage = coalesce(excluded.mileage, s.mileage),
+    tyres = coalesce(excluded.tyres, s.tyres),
+    battery_pack = coalesce(excluded.battery_pack, s.battery_pack),
+    attributes = s.attributes || excluded.attributes`;
+
+export interface LastPlace {
+  lat: number | null;
+  lon: number | null;
+}
+
+export interface DeviceInfoForEvents {
+  id: string;
+  terminalId: string;
+  path: string;
+}
+
+export class DeviceStateWriter {
+  private pending = new Map<string, PendingState>();
+  private chain: Promise<unknown> = Promise.resolve();
+  private timer: NodeJS.Timeout | undefined;
+  private flushing = false;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly bus: EventBus,
+    private readonly flushMs: number,
+    private readonly onError: (err: unknown) => void = () => {},
+  ) {}
+
+  start(): void {
+    this.timer = setInterval(() => {
+      if (!this.flushing && this.pending.size > 0) void this.flush();
+    }, this.flushMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.flush();
+  }
+
+  /** A committed record's latest fix and status (called by the batcher), or a heartbeat (pos null). */
+  noteRecord(deviceId: string, pos: StoredPosition | null, status: StatusPatch | null, seenAt: number): void {
+    let s = this.pending.get(deviceId);
+    if (!s) {
+      s = { lastSeen: seenAt, pos: null };
+      this.pending.set(deviceId, s);
+    }
+    if (seenAt > s.lastSeen) s.lastSeen = seenAt;
+    if (pos && (!s.pos || pos.time >= s.pos.time)) s.pos = pos;
+    if (pos?.acc !== null && pos?.acc !== undefined) s.acc = pos.acc;
+    if (pos?.battery !== null && pos?.battery !== undefined) s.battery = pos.battery;
+    if (pos?.mileage !== null && pos?.mileage !== undefined) s.mileage = pos.mileage;
+    if (status) {
+      if (status.acc !== undefined) s.acc = status.acc;
+      if (status.battery !== undefined) s.battery = status.battery;
+      if (status.mileage !== undefined) s.mileage = status.mileage;
+      if (status.tyres !== undefined) s.tyres = status.tyres;
+      if (status.batteryPack !== undefined) s.batteryPack = status.batteryPack;
+      if (status.attributes) s.attributes = { ...s.attributes, ...status.attributes };
+    }
+  }
+
+  /** Writes the coalesced updates now. */
+  flush(): Promise<void> {
+    return this.enqueue(() => this.writePending());
+  }
+
+  /** Marks the device online for this session (written at once, after any pending update). */
+  setOnline(device: DeviceInfoForEvents, sessionKey: string, at: number): Promise<void> {
+    return this.enqueue(async () => {
+      await this.writePending();
+      const res = await this.pool.query<{ state_time: Date; last_seen: Date | null }>(
+        `INSERT INTO device_state (device_id, online, state_time, last_seen, session_key)
+           VALUES ($1, true, to_timestamp($2 / 1000.0), to_timestamp($2 / 1000.0), $3)
+         ON CONFLICT (device_id) DO UPDATE SET
+           online = true,
+           session_key = excluded.session_key,
+           last_seen = greatest(device_state.last_seen, excluded.last_seen),
+           state_time = CASE WHEN device_state.online THEN device_state.state_time ELSE excluded.state_time END
+         RETURNING state_time, last_seen`,
+        [device.id, at, sessionKey],
+      );
+      const row = res.rows[0];
+      this.publish(device, true, row.state_time, row.last_seen);
+    });
+  }
+
+  /**
+   * Marks the device offline if this session still owns it (a newer session elsewhere keeps it online).
+   * Resolves to the last known position when the device went offline, null when it did not.
+   */
+  setOffline(device: DeviceInfoForEvents, sessionKey: string, at: number): Promise<LastPlace | null> {
+    return this.enqueue(async () => {
+      await this.writePending();
+      const res = await this.pool.query<{ last_seen: Date | null; lat: number | null; lon: number | null }>(
+        `UPDATE device_state SET online = false, state_time = to_timestamp($2 / 1000.0), session_key = NULL
+          WHERE device_id = $1 AND online AND session_key = $3 RETURNING last_seen, lat, lon`,
+        [device.id, at, sessionKey],
+      );
+      const row = res.rows[0];
+      if (!row) return null;
+      this.publish(device, false, new Date(at), row.last_seen);
+      return { lat: row.lat, lon: row.lon };
+    });
+  }
+
+  publish(device: DeviceInfoForEvents, online: boolean, stateTime: Date, lastSeen: Date | null): void {
+    const event: StateEvent = {
+      type: 'state',
+      deviceId: device.id,
+      terminalID: device.terminalId,
+      online,
+      stateTime: stateTime.toISOString(),
+      lastSeen: lastSeen ? lastSeen.toISOString() : null,
+    };
+    this.bus.publish(Subjects.state, { path: device.path, event } satisfies DeviceEnvelope);
+  }
+
+  private enqueue<T>(job: () => Promise<T>): Promise<T> {
+    const run = this.chain.then(job, job);
+    this.chain = run.catch((err) => this.onError(err));
+    return run;
+  }
+
+  private async writePending(): Promise<void> {
+    if (this.pending.size === 0) return;
+    const batch = this.pending;
+    this.pending = new Map();
+    this.flushing = true;
+    try {
+      const rows: unknown[] = [];
+      for (const [d, s] of batch) {
+        const p = s.pos;
+        rows.push({
+          d,
+          seen: s.lastSeen,
+          pt: p?.time ?? null,
+          la: p?.lat ?? null,
+          lo: p?.lon ?? null,
+          al: p?.altitude ?? null,
+          sp: p?.speed ?? null,
+          co: p?.course ?? null,
+          va: p?.valid ?? null,
+          sa: p?.satellites ?? null,
+          lt: p?.locationType ?? null,
+          ac: s.acc ?? null,
+          ba: s.battery ?? null,
+          mi: s.mileage ?? null,
+          ty: s.tyres ?? null,
+          bp: s.batteryPack ?? null,
+          at: s.attributes ?? null,
+        });
+      }
+      await this.pool.query(UPSERT_STATE, [JSON.stringify(rows)]);
+    } catch (err) {
+      // Put the updates back (newer ones that arrived meanwhile win) and try again at the next flush.
+      for (const [d, s] of batch) if (!this.pending.has(d)) this.pending.set(d, s);
+      throw err;
+    } finally {
+      this.flushing = false;
+    }
+  }
+}

@@ -1,0 +1,40 @@
+// GET /api/ws — live positions, states, alarms and command changes for the logged-in user's devices.
+// The session cookie authenticates the upgrade (the shared preHandler answers 401 / "407" without one);
+// the session is re-checked every minute and the socket closed once it has ended (logout, expiry).
+import type { AppContext } from '../../context.ts';
+import { loadSession } from '../../http/session.ts';
+import type { App } from '../../http/types.ts';
+import { LiveHub } from './hub.ts';
+
+const RECHECK_MS = 60_000;
+
+declare module '../../context.ts' {
+  interface AppServices {
+    live: LiveHub;
+  }
+}
+
+export async function liveRoutes(app: App, ctx: AppContext): Promise<void> {
+  const hub = new LiveHub(ctx.bus);
+  ctx.services.live = hub;
+  app.addHook('onClose', async () => hub.close());
+
+  app.get('/ws', { websocket: true, schema: { hide: true } }, (socket, req) => {
+    const user = req.user;
+    if (!user) {
+      socket.close(4407, '407');
+      return;
+    }
+    hub.add({ user: { id: user.id, role: user.role, path: user.path }, socket, watch: null });
+    const timer = setInterval(async () => {
+      try {
+        const current = await loadSession(ctx, req);
+        if (!current) socket.close(4407, '407');
+      } catch {
+        // database hiccup: keep the socket, try again next time
+      }
+    }, RECHECK_MS);
+    timer.unref();
+    socket.on('close', () => clearInterval(timer));
+  });
+}

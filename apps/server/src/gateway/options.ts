@@ -1,0 +1,60 @@
+// Gateway settings. Ports, command timeout and offline TTL come from the shared Config; the rest are
+// gateway-only environment variables, documented in gateway/README.md.
+import type { Config } from '../config.ts';
+
+export interface GatewayOptions {
+  host: string;
+  gt06Port: number;
+  jt808Port: number;
+  /** A connection silent for this long is closed (and the device marked offline). */
+  idleMs: number;
+  /** Acknowledge GT06 location packets too (so a device or the simulator knows a fix is stored). */
+  gt06AckLocations: boolean;
+  /** Largest number of positions written in one statement. */
+  maxBatchRows: number;
+  /** Concurrent batch transactions (PostgreSQL server: 2; PGlite has one connection). */
+  writers: number;
+  /** Above this many positions waiting for the database, sessions stop reading their sockets. */
+  highWaterRows: number;
+  /** How often the coalesced device_state rows are written. */
+  stateFlushMs: number;
+  /** Shared secret the NB-IoT push callbacks must carry (?token= or x-callback-token), when set. */
+  nbCallbackToken: string | undefined;
+  /** Garbage tolerance: a connection that sends this many undecodable frames in a row is closed. */
+  maxBadFrames: number;
+  /** … or this many bytes that belong to no frame within a minute. */
+  maxGarbageBytes: number;
+  commandTimeoutMs: number;
+  offlineCommandTtlHours: number;
+}
+
+function intEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  return n;
+}
+
+export function gatewayOptionsFrom(
+  config: Config,
+  kind: 'pglite' | 'postgres',
+  env: NodeJS.ProcessEnv = process.env,
+): GatewayOptions {
+  return {
+    host: env.GATEWAY_HOST || '0.0.0.0',
+    gt06Port: config.gt06Port,
+    jt808Port: config.jt808Port,
+    idleMs: intEnv(env, 'GATEWAY_IDLE_SECONDS', 600) * 1000,
+    gt06AckLocations: env.GT06_ACK_LOCATIONS !== '0',
+    maxBatchRows: intEnv(env, 'GATEWAY_BATCH_ROWS', 5000),
+    writers: intEnv(env, 'GATEWAY_WRITERS', kind === 'postgres' ? 2 : 1) || 1,
+    highWaterRows: intEnv(env, 'GATEWAY_HIGH_WATER_ROWS', 50_000),
+    stateFlushMs: intEnv(env, 'GATEWAY_STATE_FLUSH_MS', 250),
+    nbCallbackToken: env.NB_CALLBACK_TOKEN || undefined,
+    maxBadFrames: intEnv(env, 'GATEWAY_MAX_BAD_FRAMES', 8),
+    maxGarbageBytes: intEnv(env, 'GATEWAY_MAX_GARBAGE_BYTES', 2048),
+    commandTimeoutMs: config.commandTimeoutMs,
+    offlineCommandTtlHours: config.offlineCommandTtlHours,
+  };
+}

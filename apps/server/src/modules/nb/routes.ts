@@ -1,0 +1,161 @@
+// /api/nb/subscribe and /api/ccs/subscribe — NB-IoT platform push callbacks (public: the IoT platform calls
+// them without a session). Input is validated strictly; a shared token is required when NB_CALLBACK_TOKEN is set.
+// The device is found by devices.nb_device_id; data is either a raw tracker frame (rawData, hex or base64,
+// decoded with the GT06 / JT/T 808 codecs) or plain fields (latitude, longitude, speed, …).
+import { timingSafeEqual } from 'node:crypto';
+import type { DecodedMessage, Position } from '@carhere/protocols';
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { AppContext } from '../../context.ts';
+import { decodeStandalone } from '../../gateway/protocol-codecs.ts';
+import { envelopeOf, ok } from '../../http/envelope.ts';
+import { ApiError, badRequest, notFound } from '../../http/errors.ts';
+import type { App } from '../../http/types.ts';
+
+const serviceSchema = z.object({
+  serviceId: z.string().max(64).optional(),
+  serviceType: z.string().max(64).optional(),
+  eventTime: z.string().max(40).optional(),
+  data: z.record(z.string().max(64), z.unknown()).optional(),
+});
+
+export const notificationSchema = z.object({
+  notifyType: z.string().min(1).max(64),
+  deviceId: z.string().trim().min(1).max(64),
+  gatewayId: z.string().max(64).optional(),
+  requestId: z.string().max(64).optional(),
+  service: serviceSchema.optional(),
+  services: z.array(serviceSchema).max(50).optional(),
+});
+type Notification = z.infer<typeof notificationSchema>;
+type ServiceData = z.infer<typeof serviceSchema>;
+
+const DATA_TYPES = new Set(['deviceDataChanged', 'deviceDatasChanged', 'deviceDataChange', 'dataReport']);
+
+const num = (v: unknown): number | null => {
+  const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
+  return typeof n === 'number' && Number.isFinite(n) ? n : null;
+};
+
+/** '20170214T170220Z' (the IoT platforms' compact form), ISO-8601, or epoch ms / s. */
+export function parsePushTime(v: unknown): number | null {
+  if (typeof v === 'number' && Number.isFinite(v)) return v < 1e11 ? v * 1000 : v;
+  if (typeof v !== 'string' || v === '') return null;
+  const compact = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(v);
+  if (compact) {
+    const [, y, mo, d, h, mi, s] = compact.map(Number);
+    return Date.UTC(y, mo - 1, d, h, mi, s);
+  }
+  if (/^\d+$/.test(v)) return parsePushTime(Number(v));
+  const t = Date.parse(v);
+  return Number.isFinite(t) ? t : null;
+}
+
+function rawBytes(raw: unknown): Buffer | null {
+  if (typeof raw !== 'string' || raw.length === 0 || raw.length > 8192) return null;
+  if (/^([0-9a-fA-F]{2})+$/.test(raw)) return Buffer.from(raw, 'hex');
+  if (/^[A-Za-z0-9+/]+={0,2}$/.test(raw)) return Buffer.from(raw, 'base64');
+  return null;
+}
+
+/** Plain fields → one fix (or none). */
+function positionOf(data: Record<string, unknown>, fallbackTime: number): Position | null {
+  const lat = num(data.latitude ?? data.lat);
+  const lon = num(data.longitude ?? data.lon ?? data.lng);
+  if (lat === null || lon === null) return null;
+  const attributes: Position['attributes'] = {};
+  const battery = num(data.batteryLevel ?? data.battery);
+  if (battery !== null) attributes.batteryLevel = battery;
+  if (typeof data.locationType === 'string') attributes.locationType = data.locationType;
+  return {
+    time: new Date(parsePushTime(data.time ?? data.gpsTime) ?? fallbackTime),
+    lat,
+    lon,
+    altitude: num(data.altitude) ?? 0,
+    speedKmh: num(data.speed) ?? 0,
+    course: num(data.course ?? data.direction) ?? 0,
+    valid: data.valid === undefined ? true : data.valid === true || data.valid === 1 || data.valid === '1',
+    alarms: [],
+    attributes,
+  };
+}
+
+type PushMessage = Pick<DecodedMessage, 'positions' | 'alarms' | 'attributes'>;
+
+function messagesOf(services: ServiceData[], protocol: number, now: number): PushMessage[] {
+  const out: PushMessage[] = [];
+  for (const s of services) {
+    const data = s.data ?? {};
+    const eventTime = parsePushTime(s.eventTime) ?? now;
+    const raw = rawBytes(data.rawData ?? data.raw ?? data.payload);
+    if (raw) {
+      const decoded = decodeStandalone(protocol, raw);
+      if (!decoded) throw badRequest('invalidParam', { field: 'rawData' });
+      out.push(...decoded);
+      continue;
+    }
+    const position = positionOf(data, eventTime);
+    const attributes: PushMessage['attributes'] = {};
+    const battery = num(data.batteryLevel ?? data.battery);
+    if (!position && battery !== null) attributes.batteryLevel = battery;
+    out.push({ positions: position ? [position] : [], alarms: [], attributes });
+  }
+  return out;
+}
+
+function tokenOk(req: FastifyRequest, expected: string | undefined): boolean {
+  if (!expected) return true;
+  const q = req.query as { token?: unknown } | undefined;
+  const given = String(req.headers['x-callback-token'] ?? q?.token ?? '');
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+export async function nbRoutes(app: App, ctx: AppContext): Promise<void> {
+  const handle = async (req: FastifyRequest, body: Notification, source: 'nb' | 'ccs') => {
+    const gateway = ctx.services.gateway;
+    if (!gateway) throw new ApiError(503, 'serverBusy', 503);
+    if (!tokenOk(req, gateway.options.nbCallbackToken)) throw new ApiError(403, 'noPermissionAccount', 403);
+    if (!DATA_TYPES.has(body.notifyType)) return ok({ accepted: true, stored: 0, alarms: 0 });
+    const device = await gateway.directory.findByNbDeviceId(body.deviceId);
+    if (!device) {
+      gateway.log.write({
+        terminalId: body.deviceId,
+        deviceId: null,
+        protocol: source,
+        event: 'refused',
+        detail: 'unknown NB deviceId',
+      });
+      throw notFound();
+    }
+    const services = body.services ?? (body.service ? [body.service] : []);
+    let stored = 0;
+    let alarms = 0;
+    for (const msg of messagesOf(services, device.protocol, Date.now())) {
+      const r = await gateway.push.ingest(device, msg, source);
+      stored += r.stored;
+      alarms += r.alarms;
+    }
+    return ok({ accepted: true, stored, alarms });
+  };
+
+  const route = (path: string, source: 'nb' | 'ccs') =>
+    app.post(
+      path,
+      {
+        config: { public: true },
+        schema: {
+          tags: ['nb-iot'],
+          summary: `NB-IoT platform push callback (${source}); public, validated, optional shared token`,
+          security: [],
+          body: notificationSchema,
+          querystring: z.object({ token: z.string().max(200).optional() }),
+          response: { 200: envelopeOf(z.object({ accepted: z.boolean(), stored: z.number(), alarms: z.number() })) },
+        },
+      },
+      async (req) => handle(req, req.body, source),
+    );
+  route('/nb/subscribe', 'nb');
+  route('/ccs/subscribe', 'ccs');
+}

@@ -1,0 +1,75 @@
+// /api/tire/find — the latest tyre report of a device with each wheel's status (spec §3 tyre data).
+import { TYRE_POSITIONS, tyreStatuses } from '@carhere/domain';
+import { z } from 'zod';
+import type { AppContext } from '../../context.ts';
+import { envelopeOf, ok } from '../../http/envelope.ts';
+import type { App } from '../../http/types.ts';
+import { deviceByRef } from '../location/devices.ts';
+import { terminalIdSchema } from '../location/params.ts';
+
+const wheelSchema = z.object({
+  index: z.number(),
+  position: z.string().nullable(),
+  pressure: z.number().nullable(),
+  temperature: z.number().nullable(),
+  /** Most urgent first: airLeak, highTemperature, highPressure, lowPressure, lowPower, or normal. */
+  statuses: z.array(z.string()),
+});
+
+const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+
+/** Wheels from the stored tyre report: an array of {pressure, temperature, leaking?, lowPower?} or an object of them. */
+export function wheelsOf(tyres: unknown): z.infer<typeof wheelSchema>[] {
+  const list = Array.isArray(tyres) ? tyres : tyres && typeof tyres === 'object' ? Object.values(tyres) : [];
+  return list
+    .filter((w): w is Record<string, unknown> => typeof w === 'object' && w !== null)
+    .map((w, i) => {
+      const index = num(w.index) ?? i;
+      const pressure = num(w.pressure) ?? num(w.pressureKpa);
+      const temperature = num(w.temperature) ?? num(w.temperatureC);
+      return {
+        index,
+        position: TYRE_POSITIONS[index] ?? null,
+        pressure,
+        temperature,
+        statuses: tyreStatuses({
+          pressureKpa: pressure ?? Number.NaN,
+          temperatureC: temperature ?? Number.NaN,
+          leaking: w.leaking === true || w.airLeak === true,
+          lowPower: w.lowPower === true || w.lowBattery === true,
+        }),
+      };
+    });
+}
+
+export async function tireRoutes(app: App, ctx: AppContext): Promise<void> {
+  app.post(
+    '/tire/find',
+    {
+      config: { permission: ['main:taiya'] },
+      schema: {
+        tags: ['tire'],
+        summary: "A device's latest tyre pressures and temperatures",
+        body: z.object({ terminalID: terminalIdSchema }),
+        response: {
+          200: envelopeOf(
+            z.object({ terminalID: z.string(), time: z.string().nullable(), wheels: z.array(wheelSchema) }),
+          ),
+        },
+      },
+    },
+    async (req) => {
+      const device = await deviceByRef(ctx, req.user!, req.body);
+      const s = await ctx.db
+        .selectFrom('device_state')
+        .select(['tyres', 'last_seen'])
+        .where('device_id', '=', device.id)
+        .executeTakeFirst();
+      return ok({
+        terminalID: device.terminalId,
+        time: s?.last_seen ? s.last_seen.toISOString() : null,
+        wheels: wheelsOf(s?.tyres ?? null),
+      });
+    },
+  );
+}

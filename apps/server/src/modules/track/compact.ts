@@ -1,0 +1,141 @@
+// Compact track encoding for long ranges. Each column is a stream of integer deltas; each delta is written
+// zigzag-encoded in 5-bit groups as printable characters (value + 63, 0x20 = "more groups follow"), the
+// character encoding of Google's encoded polylines. A 90-day track at 10 s intervals (777,600 fixes) takes
+// a few MB instead of tens.
+//
+//   start    first fix time, epoch seconds
+//   times    seconds since the previous fix (the first one: 0)
+//   coords   lat, lon pairs × 1e5, each the delta from the previous fix's lat (or lon)
+//   speeds   km/h rounded, delta from the previous fix
+//   courses  degrees rounded, delta from the previous fix
+
+export interface CompactTrack {
+  start: number;
+  times: string;
+  coords: string;
+  speeds: string;
+  courses: string;
+}
+
+export interface TrackColumns {
+  /** Epoch seconds (rounded to whole seconds here). */
+  times: ArrayLike<number>;
+  lats: ArrayLike<number>;
+  lons: ArrayLike<number>;
+  speeds: ArrayLike<number>;
+  courses: ArrayLike<number>;
+}
+
+export interface TrackPoint {
+  /** Epoch milliseconds. */
+  time: number;
+  lat: number;
+  lon: number;
+  speed: number;
+  course: number;
+}
+
+/** Appends zigzag/5-bit encoded integers; builds the string in chunks to keep it fast for long tracks. */
+class DeltaStream {
+  private readonly parts: string[] = [];
+  private codes: number[] = [];
+
+  push(delta: number): void {
+    let v = delta < 0 ? ~(delta << 1) : delta << 1;
+    while (v >= 0x20) {
+      this.codes.push((0x20 | (v & 0x1f)) + 63);
+      v >>>= 5;
+    }
+    this.codes.push(v + 63);
+    if (this.codes.length >= 8192) this.spill();
+  }
+
+  private spill(): void {
+    this.parts.push(String.fromCharCode.apply(null, this.codes));
+    this.codes = [];
+  }
+
+  toString(): string {
+    this.spill();
+    return this.parts.join('');
+  }
+}
+
+export function encodeCompactTrack(c: TrackColumns): CompactTrack {
+  const times = new DeltaStream();
+  const coords = new DeltaStream();
+  const speeds = new DeltaStream();
+  const courses = new DeltaStream();
+  const n = c.times.length;
+  const start = n > 0 ? Math.round(c.times[0]) : 0;
+  let t0 = start;
+  let lat0 = 0;
+  let lon0 = 0;
+  let speed0 = 0;
+  let course0 = 0;
+  for (let i = 0; i < n; i++) {
+    const t = Math.round(c.times[i]);
+    const lat = Math.round(c.lats[i] * 1e5);
+    const lon = Math.round(c.lons[i] * 1e5);
+    const speed = Math.round(c.speeds[i]);
+    const course = Math.round(c.courses[i]);
+    times.push(t - t0);
+    coords.push(lat - lat0);
+    coords.push(lon - lon0);
+    speeds.push(speed - speed0);
+    courses.push(course - course0);
+    t0 = t;
+    lat0 = lat;
+    lon0 = lon;
+    speed0 = speed;
+    course0 = course;
+  }
+  return {
+    start,
+    times: times.toString(),
+    coords: coords.toString(),
+    speeds: speeds.toString(),
+    courses: courses.toString(),
+  };
+}
+
+/** The deltas of one stream. */
+export function readDeltas(s: string): number[] {
+  const out: number[] = [];
+  let i = 0;
+  while (i < s.length) {
+    let shift = 0;
+    let v = 0;
+    let b: number;
+    do {
+      b = s.charCodeAt(i++) - 63;
+      v |= (b & 0x1f) << shift;
+      shift += 5;
+    } while (b >= 0x20 && i < s.length);
+    out.push(v & 1 ? ~(v >> 1) : v >> 1);
+  }
+  return out;
+}
+
+/** The reference decoder (the web copies it): one object per fix, in time order. */
+export function decodeCompactTrack(track: CompactTrack): TrackPoint[] {
+  const dt = readDeltas(track.times);
+  const dc = readDeltas(track.coords);
+  const ds = readDeltas(track.speeds);
+  const dk = readDeltas(track.courses);
+  const points: TrackPoint[] = [];
+  let t = track.start;
+  let lat = 0;
+  let lon = 0;
+  let speed = 0;
+  let course = 0;
+  for (let i = 0; i < dt.length; i++) {
+    t += dt[i];
+    lat += dc[2 * i];
+    lon += dc[2 * i + 1];
+    speed += ds[i];
+    course += dk[i];
+    points.push({ time: t * 1000, lat: lat / 1e5, lon: lon / 1e5, speed, course });
+  }
+  return points;
+}

@@ -1,0 +1,140 @@
+// /api/track/* — history tracks: at most 90 days and 5 devices at once, valid fixes in time order, the
+// compact encoding for long ranges (spec §5, §7, §9).
+import { trackDeviceCount, trackRange } from '@carhere/domain';
+import { z } from 'zod';
+import type { AppContext } from '../../context.ts';
+import { envelopeOf, ok } from '../../http/envelope.ts';
+import { badRequest } from '../../http/errors.ts';
+import type { App } from '../../http/types.ts';
+import { type Caller, devicesByIds, devicesByTerminalIds, type ReachableDevice } from '../location/devices.ts';
+import { idSchema, instantSchema, terminalIdSchema } from '../location/params.ts';
+import { encodeCompactTrack } from './compact.ts';
+import { type LoadedTrack, loadTrack } from './queries.ts';
+
+const TRACK = ['main:track'];
+/** Above this many fixes the answer is compact unless the caller asks for a list. */
+export const LIST_LIMIT = 5000;
+
+const formatSchema = z.enum(['list', 'compact']).optional();
+
+const pointSchema = z.object({
+  time: z.string(),
+  lat: z.number(),
+  lon: z.number(),
+  speed: z.number(),
+  course: z.number(),
+});
+const compactSchema = z.object({
+  start: z.number(),
+  times: z.string(),
+  coords: z.string(),
+  speeds: z.string(),
+  courses: z.string(),
+});
+const trackSchema = z.object({
+  deviceId: z.string(),
+  terminalID: z.string(),
+  count: z.number(),
+  format: z.enum(['list', 'compact']),
+  points: z.array(pointSchema).optional(),
+  compact: compactSchema.optional(),
+});
+type Track = z.infer<typeof trackSchema>;
+
+function checkRange(startTime: number, endTime: number): void {
+  const range = trackRange(startTime, endTime);
+  if (!range.ok) throw badRequest(range.message, range.params ?? {});
+}
+
+function present(device: ReachableDevice, t: LoadedTrack, format: 'list' | 'compact' | undefined): Track {
+  const chosen = format ?? (t.count > LIST_LIMIT ? 'compact' : 'list');
+  const base = { deviceId: device.id, terminalID: device.terminalId, count: t.count, format: chosen };
+  if (chosen === 'compact') return { ...base, compact: encodeCompactTrack(t) };
+  const points = new Array(t.count);
+  for (let i = 0; i < t.count; i++) {
+    points[i] = {
+      time: new Date(Math.round(t.times[i] * 1000)).toISOString(),
+      lat: t.lats[i],
+      lon: t.lons[i],
+      speed: Math.round(t.speeds[i] * 10) / 10,
+      course: Math.round(t.courses[i]),
+    };
+  }
+  return { ...base, points };
+}
+
+const singleSchema = z.object({
+  terminalID: terminalIdSchema,
+  startTime: instantSchema,
+  endTime: instantSchema,
+  format: formatSchema,
+});
+
+export async function trackRoutes(app: App, ctx: AppContext): Promise<void> {
+  app.post(
+    '/track/find',
+    {
+      config: { permission: TRACK },
+      schema: {
+        tags: ['track'],
+        summary: 'Tracks of up to 5 devices over up to 90 days',
+        body: z.object({
+          terminalIDs: z.array(terminalIdSchema).max(50).optional(),
+          deviceIds: z.array(idSchema).max(50).optional(),
+          startTime: instantSchema,
+          endTime: instantSchema,
+          format: formatSchema,
+        }),
+        response: { 200: envelopeOf(z.array(trackSchema)) },
+      },
+    },
+    async (req) => {
+      const { terminalIDs = [], deviceIds = [], startTime, endTime, format } = req.body;
+      const count = trackDeviceCount(terminalIDs.length + deviceIds.length);
+      if (!count.ok) throw badRequest(count.message, count.params ?? {});
+      checkRange(startTime, endTime);
+      const devices = [
+        ...(await devicesByTerminalIds(ctx, req.user!, terminalIDs)),
+        ...(await devicesByIds(ctx, req.user!, deviceIds)),
+      ];
+      const tracks: Track[] = [];
+      for (const d of devices)
+        tracks.push(present(d, await loadTrack(ctx.dbHandle.pool, d.id, startTime, endTime), format));
+      return ok(tracks);
+    },
+  );
+
+  const findByTerminalID = async (caller: Caller, q: z.infer<typeof singleSchema>) => {
+    checkRange(q.startTime, q.endTime);
+    const [device] = await devicesByTerminalIds(ctx, caller, [q.terminalID]);
+    return ok(present(device, await loadTrack(ctx.dbHandle.pool, device.id, q.startTime, q.endTime), q.format));
+  };
+
+  app.get(
+    '/track/findByTerminalID',
+    {
+      config: { permission: TRACK },
+      schema: {
+        tags: ['track'],
+        summary: 'Track of one device (query parameters)',
+        querystring: singleSchema,
+        response: { 200: envelopeOf(trackSchema) },
+      },
+    },
+    async (req) => findByTerminalID(req.user!, req.query),
+  );
+
+  app.post(
+    '/track/findByTerminalID',
+    {
+      config: { permission: TRACK },
+      schema: {
+        tags: ['track'],
+        summary: 'Track of one device',
+        body: singleSchema,
+        response: { 200: envelopeOf(trackSchema) },
+      },
+    },
+    async (req) => findByTerminalID(req.user!, req.body),
+  );
+}

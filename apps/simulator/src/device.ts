@@ -1,0 +1,238 @@
+// One simulated tracker over real TCP: logs in (GT06) or registers and authenticates (JT/T 808), then sends
+// positions, heartbeats and the odd alarm, answers commands, and keeps count of what the platform ACKed.
+// Two ways to drive it: `startTimer` (real time, for the demo and the CLI) and `sendPositions` (as fast as
+// the ACKs come back with a window of unacknowledged fixes, for load tests and benchmarks).
+import { connect, type Socket } from 'node:net';
+import {
+  Gt06Alarm,
+  Gt06ServerReader,
+  Gt06Type,
+  gt06AlarmPacket,
+  gt06CommandReply,
+  gt06Heartbeat,
+  gt06Location,
+  gt06Login,
+} from './gt06.ts';
+import { Jt808AlarmBit, Jt808Msg, Jt808ServerReader, Jt808Terminal } from './jt808.ts';
+import type { Fix, VehicleTrack } from './track.ts';
+
+export type SimProtocol = 'gt06' | 'jt808';
+
+export interface DeviceOptions {
+  protocol: SimProtocol;
+  terminalId: string;
+  host: string;
+  port: number;
+  track: VehicleTrack;
+  /** Chance per position of sending an alarm instead (SOS, power cut, vibration). */
+  alarmProbability?: number;
+  /** The text a GT06 device answers a command with. */
+  replyTo?: (command: string) => string;
+  /** Remember every ACKed fix time (tests); off by default to keep memory flat. */
+  recordAcks?: boolean;
+  /** Called for every command received (tests). */
+  onCommand?: (text: string, connection: number) => void;
+}
+
+export interface DeviceStats {
+  sent: number;
+  acked: number;
+  alarms: number;
+  commands: number;
+  connections: number;
+}
+
+const HEARTBEAT_EVERY = 6;
+
+export class SimulatedDevice {
+  readonly stats: DeviceStats = { sent: 0, acked: 0, alarms: 0, commands: 0, connections: 0 };
+  /** Fix times (ms) the platform ACKed, when recordAcks is set. */
+  readonly acked: number[] = [];
+  private socket: Socket | null = null;
+  private serial = 0;
+  /** frame serial → fix time, for fixes awaiting their ACK */
+  private readonly unacked = new Map<number, number>();
+  private gt06Reader = new Gt06ServerReader();
+  private jt808Reader = new Jt808ServerReader();
+  private readonly jt808: Jt808Terminal | null;
+  private loggedIn: (() => void) | null = null;
+  private ackWaiter: (() => void) | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private ticks = 0;
+  private stopped = false;
+
+  constructor(readonly o: DeviceOptions) {
+    this.jt808 = o.protocol === 'jt808' ? new Jt808Terminal(o.terminalId) : null;
+  }
+
+  get connected(): boolean {
+    return this.socket !== null && !this.socket.destroyed;
+  }
+
+  get outstanding(): number {
+    return this.unacked.size;
+  }
+
+  private nextSerial(): number {
+    this.serial = (this.serial + 1) & 0xffff;
+    return this.serial;
+  }
+
+  /** Connects and logs in; resolves once the platform accepted the login (rejects if it closes instead). */
+  connect(timeoutMs = 10_000): Promise<void> {
+    this.stopped = false;
+    this.gt06Reader = new Gt06ServerReader();
+    this.jt808Reader = new Jt808ServerReader();
+    this.unacked.clear();
+    return new Promise((resolve, reject) => {
+      const socket = connect({ host: this.o.host, port: this.o.port, noDelay: true });
+      this.socket = socket;
+      const fail = (err: Error) => {
+        clearTimeout(timer);
+        this.loggedIn = null;
+        reject(err);
+      };
+      const timer = setTimeout(() => {
+        socket.destroy();
+        fail(new Error(`${this.o.terminalId}: login not answered`));
+      }, timeoutMs);
+      this.loggedIn = () => {
+        clearTimeout(timer);
+        this.loggedIn = null;
+        this.stats.connections++;
+        resolve();
+      };
+      socket.on('data', (chunk) => this.onData(chunk));
+      socket.on('error', () => {});
+      socket.on('close', () => {
+        if (this.socket === socket) this.socket = null;
+        if (this.loggedIn) fail(new Error(`${this.o.terminalId}: connection closed before login`));
+        this.ackWaiter?.();
+      });
+      socket.on('connect', () => {
+        if (this.jt808) socket.write(this.jt808.register(this.nextSerial()));
+        else socket.write(gt06Login(this.o.terminalId, this.nextSerial()));
+      });
+    });
+  }
+
+  private onData(chunk: Buffer): void {
+    if (this.jt808) {
+      for (const f of this.jt808Reader.push(chunk)) {
+        if (f.register && this.socket) {
+          if (f.register.result === 0) this.socket.write(this.jt808.auth(this.nextSerial(), f.register.authCode));
+          else this.socket.destroy();
+        } else if (f.answered) {
+          if (f.answered.messageId === Jt808Msg.auth) this.loggedIn?.();
+          else if (f.answered.messageId === Jt808Msg.location) this.ack(f.answered.serial);
+        } else if (f.text !== undefined && this.socket) {
+          this.stats.commands++;
+          this.o.onCommand?.(f.text, this.stats.connections);
+          this.socket.write(this.jt808.generalResponse(this.nextSerial(), f.serial, f.messageId, 0));
+        }
+      }
+      return;
+    }
+    for (const f of this.gt06Reader.push(chunk)) {
+      if (f.type === Gt06Type.login) this.loggedIn?.();
+      else if (f.type === Gt06Type.location || f.type === Gt06Type.alarm) this.ack(f.serial);
+      else if (f.command && this.socket) {
+        this.stats.commands++;
+        this.o.onCommand?.(f.command.text, this.stats.connections);
+        const text = this.o.replyTo ? this.o.replyTo(f.command.text) : `${f.command.text.replace(/#$/, '')} OK`;
+        this.socket.write(gt06CommandReply(this.nextSerial(), f.command.serverFlag, text));
+      }
+    }
+  }
+
+  private ack(serial: number): void {
+    const time = this.unacked.get(serial);
+    if (time === undefined) return;
+    this.unacked.delete(serial);
+    this.stats.acked++;
+    if (this.o.recordAcks) this.acked.push(time);
+    const w = this.ackWaiter;
+    if (w) {
+      this.ackWaiter = null;
+      w();
+    }
+  }
+
+  /** Sends one fix (or an alarm carrying it); returns false when not connected. */
+  sendFix(fix: Fix, alarm: keyof typeof Gt06Alarm | null = null): boolean {
+    const socket = this.socket;
+    if (!socket || socket.destroyed) return false;
+    const serial = this.nextSerial();
+    if (this.unacked.size >= 30_000) this.unacked.delete(this.unacked.keys().next().value as number);
+    this.unacked.set(serial, fix.time);
+    this.stats.sent++;
+    if (alarm) this.stats.alarms++;
+    if (this.jt808) socket.write(this.jt808.location(serial, fix, alarm ? Jt808AlarmBit[alarm] : 0));
+    else socket.write(alarm ? gt06AlarmPacket(serial, fix, Gt06Alarm[alarm]) : gt06Location(serial, fix));
+    return true;
+  }
+
+  sendHeartbeat(fix: Fix): void {
+    const socket = this.socket;
+    if (!socket || socket.destroyed) return;
+    socket.write(
+      this.jt808 ? this.jt808.heartbeat(this.nextSerial()) : gt06Heartbeat(this.nextSerial(), fix.acc, fix.battery),
+    );
+  }
+
+  /** Sends raw bytes (tests: garbage). */
+  sendRaw(bytes: Buffer): void {
+    this.socket?.write(bytes);
+  }
+
+  /**
+   * Sends `count` fixes as fast as ACKs allow, keeping at most `window` unacknowledged; fix times advance by
+   * `stepSeconds` of simulated time. Resolves when all are ACKed or the connection is gone.
+   */
+  async sendPositions(count: number, window: number, stepSeconds = 1): Promise<void> {
+    let sent = 0;
+    while (this.connected && !this.stopped && (sent < count || this.unacked.size > 0)) {
+      while (sent < count && this.unacked.size < window && this.connected) {
+        this.sendFix(this.o.track.next(stepSeconds));
+        sent++;
+      }
+      await new Promise<void>((resolve) => {
+        this.ackWaiter = resolve;
+      });
+    }
+  }
+
+  /** Real time: a fix every `intervalSeconds`, a heartbeat every few, reconnecting when the link drops. */
+  startTimer(intervalSeconds: number): void {
+    const tick = () => {
+      if (this.stopped) return;
+      this.ticks++;
+      const fix = this.o.track.next(intervalSeconds);
+      if (!this.connected) {
+        if (this.ticks % 3 === 0) this.connect().catch(() => {});
+        return;
+      }
+      const p = this.o.alarmProbability ?? 0.002;
+      const r = Math.random();
+      const alarm = r < p ? (['sos', 'powerCut', 'vibration'] as const)[Math.floor((r / p) * 3) % 3] : null;
+      this.sendFix(fix, alarm);
+      if (this.ticks % HEARTBEAT_EVERY === 0) this.sendHeartbeat(fix);
+    };
+    this.timer = setInterval(tick, intervalSeconds * 1000);
+    this.timer.unref?.();
+  }
+
+  /** Closes the connection (the device may connect again). */
+  disconnect(): void {
+    this.socket?.destroy();
+    this.socket = null;
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    this.disconnect();
+    this.ackWaiter?.();
+  }
+}
