@@ -206,8 +206,8 @@ export function decodeBasic(d: Gt06Decoding, r: ByteReader, type: number): void 
     d.ack = !isPlainLocation(type) || d.ctx.ackLocations;
     return;
   }
-  // Anything else: acknowledge so the device does not resend it (as the reference server does).
-  d.ack = d.layout.contentEnd < d.frame.length - 2;
+  // Anything else: acknowledge (when the frame has a serial) so the device does not resend it.
+  d.ack = d.layout.regular;
 }
 
 function decodeLogin(d: Gt06Decoding, r: ByteReader): void {

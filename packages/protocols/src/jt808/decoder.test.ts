@@ -200,6 +200,23 @@ describe('decodeJt808: session messages', () => {
     expect(ctx.pending.size).toBe(0);
   });
 
+  it('decodes JT701 lock reports (0x5501) and answers with 0x4401 when asked', () => {
+    const frame = hex(
+      '7e55018c418560090010174701022106242122348476113550490700001c06000000074e000000000000030810000010010202' +
+        '0200000a030000000b0803363839363037650c0600000001000afa7e',
+    );
+    const m = ok(decodeJt808(frame, createJt808Context()));
+    expect(m.terminalId).toBe('856009001017');
+    const [p] = m.positions;
+    expect(p.time.toISOString()).toBe('2021-02-01T06:24:21.000Z'); // BCD day-month-year, UTC
+    expect(p.lat).toBeCloseTo(22 + 34.8476 / 60, 6);
+    expect(p.lon).toBeCloseTo(113 + 55.049 / 60, 6);
+    expect(p.attributes).toMatchObject({ lockPassword: '689607', unlockResult: 0x65, batteryLevel: 78 });
+    let x = 0;
+    for (const b of hex('44010003856009001017015501' + '00')) x ^= b;
+    expect(m.reply?.toString('hex')).toBe(`7e4401000385600900101701550100${x.toString(16).padStart(2, '0')}7e`);
+  });
+
   it('decodes "(…)" sentences: a time request and a command reply', () => {
     const ctx = createJt808Context({ now: () => Date.UTC(2026, 0, 2, 3, 4, 5) });
     const time = ok(decodeJt808(Buffer.from('(794104004140,1,001,BASE,2,TIME)', 'ascii'), ctx));

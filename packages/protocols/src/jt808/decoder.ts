@@ -4,7 +4,13 @@ import { ByteReader, decodeText, trimControl } from '../reader.ts';
 import type { DecodedMessage, DecodeResult, Position } from '../types.ts';
 import type { Jt808Context, Jt808Version } from './context.ts';
 import type { Jt808Decoding } from './decoding.ts';
-import { jt808GeneralResponseTo, jt808MultimediaReply, jt808RegisterReply, jt808TimeReply } from './encoder.ts';
+import {
+  jt808GeneralResponseTo,
+  jt808LockResponseTo,
+  jt808MultimediaReply,
+  jt808RegisterReply,
+  jt808TimeReply,
+} from './encoder.ts';
 import { type Jt808Header, replyTarget, unpackJt808 } from './frame.ts';
 import { decodeLocation } from './location.ts';
 import { Jt808Id as Id, jt808MessageType } from './message-ids.ts';
@@ -156,8 +162,9 @@ function decodeBody(d: Jt808Decoding, r: ByteReader): void {
     case Id.lockLocation:
     case Id.lockLocationBlind:
       positions.push(decodeLockLocation(r, header.messageId === Id.lockLocationBlind));
-      // These devices ask for an acknowledgement with attribute bit 15 only.
-      if ((header.attributes & 0x8000) === 0) d.generalResult = null;
+      // These devices ask for an acknowledgement (0x4401) with attribute bit 15 only.
+      d.generalResult = null;
+      if ((header.attributes & 0x8000) !== 0) message.reply = jt808LockResponseTo(header, 0);
       return;
     case Id.transparent: {
       const position = decodeTransparent(d, r);

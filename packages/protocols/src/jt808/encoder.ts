@@ -62,6 +62,27 @@ export function jt808GeneralResponseTo(header: Jt808Header, serial: number, resu
   );
 }
 
+/**
+ * 0x4401: the general response JT701 locks expect for 0x5501/0x5502 (one-byte serial, answered message id,
+ * result), sent only when their header asks for it (attribute bit 15).
+ */
+export function jt808LockResponseTo(header: Jt808Header, result = 0): Buffer {
+  const raw: number[] = [0x44, 0x01, 0x00, 0x03];
+  for (let i = 0; i < header.idLength; i++) raw.push(header.source[header.idOffset + i]);
+  raw.push(0x01, (header.messageId >> 8) & 0xff, header.messageId & 0xff, result);
+  let check = 0;
+  for (const b of raw) check ^= b;
+  raw.push(check);
+  const out: number[] = [0x7e];
+  for (const b of raw) {
+    if (b === 0x7e) out.push(0x7d, 0x02);
+    else if (b === 0x7d) out.push(0x7d, 0x01);
+    else out.push(b);
+  }
+  out.push(0x7e);
+  return Buffer.from(out);
+}
+
 /** 0x8100 registration reply. result: 0 ok, 1 vehicle registered, 2 no such vehicle, 3 terminal registered, 4 no such terminal. */
 export function jt808RegisterReply(
   target: Jt808FrameTarget,
