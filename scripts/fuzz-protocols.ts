@@ -38,6 +38,7 @@ const heapAfterGc = process.memoryUsage().heapUsed / 2 ** 20;
 const problems: string[] = [];
 if (stats.escapedExceptions > 0) problems.push(`${stats.escapedExceptions} exceptions escaped`);
 if (stats.internalErrors > 0) problems.push(`${stats.internalErrors} internal decoder errors`);
+if (stats.malformedOutputs > 0) problems.push(`${stats.malformedOutputs} malformed decoded messages`);
 if (stats.lostValidFrames > 0) problems.push(`${stats.lostValidFrames} valid frames lost after garbage`);
 if (stats.maxBufferedBytes > 2 * maxFrameBytes) problems.push(`splitter held ${stats.maxBufferedBytes} bytes`);
 if (stats.maxPendingSubpackages > 4) problems.push(`${stats.maxPendingSubpackages} sub-packaged messages pending`);
@@ -50,6 +51,7 @@ frames fed to decoders      ${stats.frames.toLocaleString('en-US')} (random ${st
 decoded ok / typed errors   ${stats.decodedOk.toLocaleString('en-US')} / ${JSON.stringify(stats.errorsByCode)}
 escaped exceptions          ${stats.escapedExceptions}
 internal decoder errors     ${stats.internalErrors}
+malformed decoded messages  ${stats.malformedOutputs}
 splitter rounds             ${stats.splitterRounds.toLocaleString('en-US')} (${(stats.splitterBytes / 2 ** 20).toFixed(1)} MiB in random chunks, ${stats.garbageBytesDiscarded.toLocaleString('en-US')} garbage bytes dropped)
 valid frames after garbage  ${stats.validFramesAfterGarbage.toLocaleString('en-US')} pushed, ${stats.lostValidFrames} not found
 max splitter buffer         ${stats.maxBufferedBytes} bytes (bound ${2 * maxFrameBytes})

@@ -10,14 +10,16 @@ export function makePosition(
   valid: boolean,
   attributes: Attributes,
 ): Position {
+  // Never hand out NaN (it would serialise as null): such a fix is reported as 0 and invalid.
+  const finite = time === time && lat === lat && lon === lon;
   return {
-    time: new Date(time),
-    lat,
-    lon,
+    time: new Date(finite ? time : 0),
+    lat: finite ? lat : 0,
+    lon: finite ? lon : 0,
     altitude: 0,
-    speedKmh,
-    course,
-    valid: valid && lat >= -90 && lat <= 90 && lon >= -180 && lon <= 180 && !Number.isNaN(time),
+    speedKmh: speedKmh === speedKmh ? speedKmh : 0,
+    course: course === course ? course : 0,
+    valid: finite && valid && lat >= -90 && lat <= 90 && lon >= -180 && lon <= 180,
     satellites: undefined,
     alarms: [],
     attributes,

@@ -4,7 +4,7 @@ interface TextDecoding {
   decode(bytes: Uint8Array): string;
 }
 
-// WHATWG "latin1" is windows-1252, which differs from ISO-8859-1 only in 0x80-0x9F: used for long texts.
+// Fallback when the runtime has no GBK decoder (WHATWG "latin1" is windows-1252).
 const latin1: TextDecoding = new TextDecoder('latin1');
 const utf8 = new TextDecoder('utf-8');
 const utf16be = new TextDecoder('utf-16be');
@@ -161,7 +161,7 @@ export function decodeText(bytes: Uint8Array, encoding: TextEncoding = 'ascii'):
 
 /** One character per byte (ISO-8859-1), as devices mean their "ASCII" fields. */
 function latin1Text(bytes: Uint8Array): string {
-  if (bytes.length > 64) return latin1.decode(bytes);
+  if (bytes.length > 64) return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('latin1');
   let out = '';
   for (let i = 0; i < bytes.length; i++) out += String.fromCharCode(bytes[i]);
   return out;

@@ -22,6 +22,10 @@ describe('protocol fuzz (seeded, 30,000 frames)', () => {
     expect(stats.internalErrors).toBe(0);
   });
 
+  it('only returns well-formed messages (finite numbers, real dates)', () => {
+    expect(stats.malformedOutputs).toBe(0);
+  });
+
   it('exercised both paths: many inputs decoded, many rejected with typed errors', () => {
     expect(stats.frames).toBe(30_000);
     expect(stats.decodedOk).toBeGreaterThan(5_000);

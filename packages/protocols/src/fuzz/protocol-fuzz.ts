@@ -14,7 +14,7 @@ import { jt808Target } from '../jt808/encoder.ts';
 import { escapeJt808Frame, unescapeJt808 } from '../jt808/escape.ts';
 import { buildJt808Frame } from '../jt808/frame.ts';
 import { Jt808Splitter } from '../jt808/splitter.ts';
-import type { DecodeResult } from '../types.ts';
+import type { AttributeValue, DecodedMessage, DecodeResult } from '../types.ts';
 
 export interface FuzzOptions {
   /** Frames fed to the decoders (half GT06, half JT/T 808). Each also drives one splitter round. */
@@ -36,6 +36,8 @@ export interface FuzzStats {
   /** Exceptions that escaped a decoder or splitter, or 'internal' errors: must stay 0. */
   escapedExceptions: number;
   internalErrors: number;
+  /** Decoded messages with a non-finite number, an invalid Date or a missing field: must stay 0. */
+  malformedOutputs: number;
   firstFailures: string[];
   splitterRounds: number;
   splitterBytes: number;
@@ -134,6 +136,26 @@ function reseal(b: Buffer, protocol: 'gt06' | 'jt808'): void {
   }
 }
 
+function finiteValues(value: AttributeValue | undefined): boolean {
+  if (typeof value === 'number') return Number.isFinite(value);
+  if (Array.isArray(value)) return value.every(finiteValues);
+  if (value !== null && typeof value === 'object') return Object.values(value).every(finiteValues);
+  return true;
+}
+
+/** Every number finite, every time a real Date: what consumers of the shape rely on. */
+export function wellFormed(m: DecodedMessage): boolean {
+  if (!Number.isInteger(m.messageId) || !Number.isInteger(m.serial) || !Array.isArray(m.positions)) return false;
+  if (!finiteValues(m.attributes)) return false;
+  for (const p of m.positions) {
+    if (!(p.time instanceof Date) || Number.isNaN(p.time.getTime())) return false;
+    if (![p.lat, p.lon, p.altitude, p.speedKmh, p.course].every(Number.isFinite)) return false;
+    if (p.satellites !== undefined && !Number.isFinite(p.satellites)) return false;
+    if (!finiteValues(p.attributes)) return false;
+  }
+  return true;
+}
+
 /** Runs the harness; never throws for decoder problems, it counts them. */
 export function runProtocolFuzz(options: FuzzOptions): FuzzStats {
   const rnd = seededRandom(options.seed);
@@ -152,6 +174,7 @@ export function runProtocolFuzz(options: FuzzOptions): FuzzStats {
     errorsByCode: {},
     escapedExceptions: 0,
     internalErrors: 0,
+    malformedOutputs: 0,
     firstFailures: [],
     splitterRounds: 0,
     splitterBytes: 0,
@@ -178,6 +201,10 @@ export function runProtocolFuzz(options: FuzzOptions): FuzzStats {
   const record = (result: DecodeResult, input: Uint8Array) => {
     if (result.ok) {
       stats.decodedOk++;
+      if (!wellFormed(result.message)) {
+        stats.malformedOutputs++;
+        fail('malformed output', input);
+      }
       return;
     }
     stats.errorsByCode[result.error.code] = (stats.errorsByCode[result.error.code] ?? 0) + 1;

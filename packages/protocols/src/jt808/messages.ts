@@ -134,16 +134,18 @@ export function decodeAcceleration(d: Jt808Decoding, r: ByteReader): void {
   d.attributes.gSensor = `[${samples.join(',')}]`;
 }
 
-function bcdDigits(bytes: Uint8Array): string {
-  let out = '';
-  for (let i = 0; i < bytes.length; i++) out += (bytes[i] >> 4).toString(16) + (bytes[i] & 15).toString(16);
-  return out;
+/** Value of `digits` BCD nibbles starting at the high nibble of bytes[0] (nibbles above 9 count as is). */
+function bcdValue(bytes: Uint8Array, digits: number): number {
+  let value = 0;
+  for (let i = 0; i < digits; i++) {
+    const b = bytes[i >> 1];
+    value = value * 10 + ((i & 1) === 0 ? b >> 4 : b & 15);
+  }
+  return value;
 }
 
 /** Degrees from BCD "DDDMMmmmm" (minutes with four decimals). */
-function bcdCoordinate(digits: string): number {
-  const raw = Number.parseInt(digits, 10);
-  if (!Number.isFinite(raw)) return Number.NaN;
+function bcdCoordinate(raw: number): number {
   const degrees = Math.trunc(raw / 1_000_000);
   return degrees + (raw % 1_000_000) / 10_000 / 60;
 }
@@ -161,12 +163,10 @@ export function decodeLockLocation(r: ByteReader, blind: boolean): Position {
   const hour = bcdByte(t[3]);
   const minute = bcdByte(t[4]);
   const second = bcdByte(t[5]);
-  const latDigits = bcdDigits(r.bytes(4));
+  let lat = bcdCoordinate(bcdValue(r.bytes(4), 8));
   const lonBytes = r.bytes(5);
-  const lonDigits = bcdDigits(lonBytes).substring(0, 9);
+  let lon = bcdCoordinate(bcdValue(lonBytes, 9));
   const flags = lonBytes[4] & 0x0f;
-  let lat = bcdCoordinate(latDigits);
-  let lon = bcdCoordinate(lonDigits);
   if ((flags & 0x02) === 0) lat = -lat;
   if ((flags & 0x04) === 0) lon = -lon;
   const speedKnots = bcdByte(r.u8());
