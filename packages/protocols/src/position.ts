@@ -11,14 +11,14 @@ export function makePosition(
   attributes: Attributes,
 ): Position {
   // Never hand out NaN (it would serialise as null): such a fix is reported as 0 and invalid.
-  const finite = time === time && lat === lat && lon === lon;
+  const finite = !Number.isNaN(time) && !Number.isNaN(lat) && !Number.isNaN(lon);
   return {
     time: new Date(finite ? time : 0),
     lat: finite ? lat : 0,
     lon: finite ? lon : 0,
     altitude: 0,
-    speedKmh: speedKmh === speedKmh ? speedKmh : 0,
-    course: course === course ? course : 0,
+    speedKmh: Number.isNaN(speedKmh) ? 0 : speedKmh,
+    course: Number.isNaN(course) ? 0 : course,
     valid: finite && valid && lat >= -90 && lat <= 90 && lon >= -180 && lon <= 180,
     satellites: undefined,
     alarms: [],
