@@ -26,8 +26,8 @@ export interface DeviceOptions {
   track: VehicleTrack;
   /** Chance per position of sending an alarm instead (SOS, power cut, vibration). */
   alarmProbability?: number;
-  /** The text a GT06 device answers a command with. */
-  replyTo?: (command: string) => string;
+  /** The text a device answers a command with; null stays silent (JT/T 808 answers with a general response). */
+  replyTo?: (command: string) => string | null;
   /** Remember every ACKed fix time (tests); off by default to keep memory flat. */
   recordAcks?: boolean;
   /** Called for every command received (tests). */
@@ -87,26 +87,31 @@ export class SimulatedDevice {
     return new Promise((resolve, reject) => {
       const socket = connect({ host: this.o.host, port: this.o.port, noDelay: true });
       this.socket = socket;
-      const fail = (err: Error) => {
+      let settled = false;
+      const settle = (err: Error | null) => {
+        if (settled) return;
+        settled = true;
         clearTimeout(timer);
-        this.loggedIn = null;
-        reject(err);
+        if (this.socket === socket) this.loggedIn = null;
+        if (err) reject(err);
+        else {
+          this.stats.connections++;
+          resolve();
+        }
       };
       const timer = setTimeout(() => {
         socket.destroy();
-        fail(new Error(`${this.o.terminalId}: login not answered`));
+        settle(new Error(`${this.o.terminalId}: login not answered`));
       }, timeoutMs);
-      this.loggedIn = () => {
-        clearTimeout(timer);
-        this.loggedIn = null;
-        this.stats.connections++;
-        resolve();
-      };
-      socket.on('data', (chunk) => this.onData(chunk));
+      this.loggedIn = () => settle(null);
+      socket.on('data', (chunk) => {
+        if (this.socket === socket) this.onData(chunk);
+      });
       socket.on('error', () => {});
       socket.on('close', () => {
-        if (this.socket === socket) this.socket = null;
-        if (this.loggedIn) fail(new Error(`${this.o.terminalId}: connection closed before login`));
+        settle(new Error(`${this.o.terminalId}: connection closed before login`));
+        if (this.socket !== socket) return;
+        this.socket = null;
         this.ackWaiter?.();
       });
       socket.on('connect', () => {
@@ -128,7 +133,11 @@ export class SimulatedDevice {
         } else if (f.text !== undefined && this.socket) {
           this.stats.commands++;
           this.o.onCommand?.(f.text, this.stats.connections);
-          this.socket.write(this.jt808.generalResponse(this.nextSerial(), f.serial, f.messageId, 0));
+          const answer = this.o.replyTo ? this.o.replyTo(f.text) : 'OK';
+          if (answer !== null) {
+            const result = /fail|error/i.test(answer) ? 1 : 0;
+            this.socket.write(this.jt808.generalResponse(this.nextSerial(), f.serial, f.messageId, result));
+          }
         }
       }
       return;
@@ -140,7 +149,7 @@ export class SimulatedDevice {
         this.stats.commands++;
         this.o.onCommand?.(f.command.text, this.stats.connections);
         const text = this.o.replyTo ? this.o.replyTo(f.command.text) : `${f.command.text.replace(/#$/, '')} OK`;
-        this.socket.write(gt06CommandReply(this.nextSerial(), f.command.serverFlag, text));
+        if (text !== null) this.socket.write(gt06CommandReply(this.nextSerial(), f.command.serverFlag, text));
       }
     }
   }

@@ -6,7 +6,7 @@ import type { CommandReply, DecodedMessage } from '@carhere/protocols';
 import type { DeviceLog } from './device-log.ts';
 import type { DeviceDirectory, DeviceRef } from './directory.ts';
 import type { IngestBatcher } from './ingest/batcher.ts';
-import { prepareMessage } from './ingest/prepare.ts';
+import { type PreparedMessage, prepareMessage } from './ingest/prepare.ts';
 import { type DerivedAlarmMemory, newDerivedAlarmMemory, OFFLINE_ALARM } from './ingest/rules.ts';
 import type { DeviceStateWriter } from './ingest/state-writer.ts';
 import type { ConnectionCodec } from './protocol.ts';
@@ -24,7 +24,7 @@ export interface SessionContext {
   log: DeviceLog;
   maxBadFrames: number;
   maxGarbageBytes: number;
-  /** A device was bound: deliver its offline commands, tell other gateway processes, activate it. */
+  /** A device finished logging in: deliver its offline commands, tell other gateway processes, activate it. */
   onBound(session: Session): void;
   onReply(session: Session, reply: CommandReply): void;
   onError(err: unknown): void;
@@ -42,6 +42,8 @@ export class Session implements RegisteredSession {
   /** Reply key (GT06 server flag / JT/T 808 serial) → command id, for commands awaiting a reply here. */
   readonly awaiting = new Map<number, string>();
   private closed = false;
+  /** The device finished logging in (GT06 login; JT/T 808 anything after registration): commands may go out. */
+  private ready = false;
   private binding: Uint8Array[] | null = null;
   /** Undecodable frames in a row. */
   private badFrames = 0;
@@ -150,7 +152,6 @@ export class Session implements RegisteredSession {
     this.binding = null;
     this.handleMessage(first);
     for (const frame of queued) if (!this.closed) this.handleFrame(frame);
-    if (!this.closed) this.ctx.onBound(this);
   }
 
   private handleMessage(msg: DecodedMessage): void {
@@ -177,8 +178,23 @@ export class Session implements RegisteredSession {
       // Heartbeats, logins, status: nothing that must be durable first.
       if (reply) this.socket.write(reply);
       this.ctx.state.noteRecord(device.id, null, status, now);
-      return;
+    } else {
+      this.submit(device, positions, alarms, status, now, reply);
     }
+    if (!this.ready && msg.messageType !== 'register' && !this.closed) {
+      this.ready = true;
+      this.ctx.onBound(this);
+    }
+  }
+
+  private submit(
+    device: DeviceRef,
+    positions: PreparedMessage['positions'],
+    alarms: PreparedMessage['alarms'],
+    status: PreparedMessage['status'],
+    now: number,
+    reply: Buffer | null,
+  ): void {
     this.ctx.batcher.submit({
       device,
       positions,

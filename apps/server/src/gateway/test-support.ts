@@ -3,7 +3,8 @@
 import { type SimProtocol, SimulatedDevice, seededRandom, VehicleTrack } from '@carhere/simulator';
 import type { Config } from '../config.ts';
 import type { ComponentStarter } from '../main.ts';
-import { createTestServer, type TestServer } from '../testing/harness.ts';
+import { hashPassword } from '../modules/auth/password.ts';
+import { ApiClient, createTestServer, TEST_ADMIN_PASSWORD, type TestServer } from '../testing/harness.ts';
 import { type Gateway, startGateway } from './component.ts';
 import { type GatewayOptions, gatewayOptionsFrom } from './options.ts';
 
@@ -96,4 +97,45 @@ export async function waitFor<T>(
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 25));
   }
+}
+
+/** A user below `parentId` (the admin by default) with a role; returns a logged-in client. */
+export async function userClient(
+  server: TestServer,
+  username: string,
+  role: number,
+  parentId = '1',
+): Promise<ApiClient> {
+  const parent = await server.ctx.db
+    .selectFrom('users')
+    .select('path')
+    .where('id', '=', parentId)
+    .executeTakeFirstOrThrow();
+  const password = 'User-pass-1';
+  const row = await server.ctx.db
+    .insertInto('users')
+    .values({ username, password_hash: await hashPassword(password), role, parent_id: parentId, expire_at: null })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await server.ctx.db
+    .updateTable('users')
+    .set({ path: `${parent.path}${row.id}/` })
+    .where('id', '=', row.id)
+    .execute();
+  const client = new ApiClient(server);
+  const res = await client.login(username, password);
+  if (!res.meta.success) throw new Error(`login of ${username} failed: ${res.meta.message}`);
+  return client;
+}
+
+export async function adminClient(server: TestServer): Promise<ApiClient> {
+  const client = new ApiClient(server);
+  await client.login('admin', TEST_ADMIN_PASSWORD);
+  return client;
+}
+
+export async function demoClient(server: TestServer): Promise<ApiClient> {
+  const client = new ApiClient(server);
+  await client.post('/login/demo');
+  return client;
 }

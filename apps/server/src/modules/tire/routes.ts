@@ -10,7 +10,9 @@ import { terminalIdSchema } from '../location/params.ts';
 const wheelSchema = z.object({
   index: z.number(),
   position: z.string().nullable(),
+  /** kPa */
   pressure: z.number().nullable(),
+  /** °C */
   temperature: z.number().nullable(),
   /** Most urgent first: airLeak, highTemperature, highPressure, lowPressure, lowPower, or normal. */
   statuses: z.array(z.string()),
@@ -18,14 +20,18 @@ const wheelSchema = z.object({
 
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
-/** Wheels from the stored tyre report: an array of {pressure, temperature, leaking?, lowPower?} or an object of them. */
+/**
+ * Wheels from the stored tyre report: the decoders' `[{index, pressure (bar), temperature (°C), …}]` (or an
+ * object of them; `pressureKpa` is taken as it is). Pressures leave the API in kPa, like the domain limits.
+ */
 export function wheelsOf(tyres: unknown): z.infer<typeof wheelSchema>[] {
   const list = Array.isArray(tyres) ? tyres : tyres && typeof tyres === 'object' ? Object.values(tyres) : [];
   return list
     .filter((w): w is Record<string, unknown> => typeof w === 'object' && w !== null)
     .map((w, i) => {
       const index = num(w.index) ?? i;
-      const pressure = num(w.pressure) ?? num(w.pressureKpa);
+      const bar = num(w.pressure);
+      const pressure = num(w.pressureKpa) ?? (bar === null ? null : Math.round(bar * 1000) / 10);
       const temperature = num(w.temperature) ?? num(w.temperatureC);
       return {
         index,
