@@ -28,6 +28,9 @@ import {
 import { reassemble } from './reassembly.ts';
 import { decodeTransparent } from './transparent.ts';
 
+// Un-escaped frames are decoded from here; nothing decoded keeps a view of it (texts and ids are copied).
+const unescapeScratch = new Uint8Array(8192);
+
 /**
  * Decodes one complete JT/T 808 frame as it came off the wire (7E…7E, still escaped), or a text
  * sentence "(…)" that some devices send on the same port. Never throws. Updates `ctx` (terminal id,
@@ -44,7 +47,7 @@ export function decodeJt808(frame: Uint8Array, ctx: Jt808Context): DecodeResult 
 function decode(frame: Uint8Array, ctx: Jt808Context): DecodeResult {
   if (frame.length === 0) return failure('empty', 'empty frame');
   if (frame[0] === 0x28) return decodeSentence(frame, ctx);
-  const unpacked = unpackJt808(frame, ctx.idCache);
+  const unpacked = unpackJt808(frame, ctx.idCache, unescapeScratch);
   if (typeof unpacked === 'string') return failure('bad_frame', unpacked);
   if (ctx.requireChecksum && !unpacked.checksumOk) return failure('bad_checksum', 'JT/T 808 XOR check does not match');
   const header = unpacked.header;

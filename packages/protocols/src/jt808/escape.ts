@@ -34,6 +34,31 @@ export function unescapeJt808(bytes: Uint8Array, start = 0, end = bytes.length):
   return out.subarray(0, o);
 }
 
+/**
+ * Un-escapes bytes [start, end) into `target` (at least end - start long); returns the length written.
+ */
+export function unescapeJt808Into(bytes: Uint8Array, start: number, end: number, target: Uint8Array): number {
+  let o = 0;
+  for (let i = start; i < end; i++) {
+    const b = bytes[i];
+    if (b === ESCAPE && i + 1 < end) {
+      const next = bytes[i + 1];
+      if (next === 0x02) {
+        target[o++] = DELIMITER;
+        i++;
+        continue;
+      }
+      if (next === 0x01) {
+        target[o++] = ESCAPE;
+        i++;
+        continue;
+      }
+    }
+    target[o++] = b;
+  }
+  return o;
+}
+
 /** Escapes a complete frame: the first and last bytes stay as delimiters, everything between is escaped. */
 export function escapeJt808Frame(frame: Uint8Array): Buffer {
   let extra = 0;

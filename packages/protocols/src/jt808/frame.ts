@@ -1,5 +1,5 @@
 import { xorChecksum } from '../checksum.ts';
-import { DELIMITER, unescapeJt808 } from './escape.ts';
+import { DELIMITER, unescapeJt808Into } from './escape.ts';
 import { decodeTerminalId } from './terminal-id.ts';
 
 // Frame: 7E | header | body | XOR | 7E (escaped between the delimiters).
@@ -52,8 +52,12 @@ function hasShortSerial(messageId: number): boolean {
   return messageId === 0x5501 || messageId === 0x5502;
 }
 
-/** Un-escapes and reads the header of a complete 7E…7E frame; returns an error text when it is not one. */
-export function unpackJt808(frame: Uint8Array, cache?: TerminalIdCache): Jt808Unpacked | string {
+/**
+ * Un-escapes and reads the header of a complete 7E…7E frame; returns an error text when it is not one.
+ * `scratch` (internal use) receives the un-escaped bytes instead of a new array: the result is then only
+ * valid until the next call with the same scratch.
+ */
+export function unpackJt808(frame: Uint8Array, cache?: TerminalIdCache, scratch?: Uint8Array): Jt808Unpacked | string {
   const n = frame.length;
   if (n < 2 || frame[0] !== DELIMITER || frame[n - 1] !== DELIMITER) return 'frame is not delimited by 7E';
   let escaped = false;
@@ -64,8 +68,9 @@ export function unpackJt808(frame: Uint8Array, cache?: TerminalIdCache): Jt808Un
     }
   }
   if (!escaped) return unpackBytes(frame, 1, n - 1, cache);
-  const unescaped = unescapeJt808(frame, 1, n - 1);
-  const escapedForm = unpackBytes(unescaped, 0, unescaped.length, cache);
+  const target = scratch && scratch.length >= n ? scratch : new Uint8Array(n);
+  const length = unescapeJt808Into(frame, 1, n - 1, target);
+  const escapedForm = unpackBytes(target, 0, length, cache);
   if (typeof escapedForm !== 'string' && isConsistent(escapedForm)) return escapedForm;
   // Un-escaping breaks both the checksum and the length field: the frame was captured already
   // un-escaped (as logs and test vectors often are). Read it as it is.
