@@ -4,6 +4,7 @@ import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { BaseMap } from '../../map/BaseMap.tsx';
 import { MapMarker } from '../../map/layers/MapMarker.tsx';
+import { ALARM_PIN } from '../fence/pinIcon.ts';
 import { AddressCell } from './AddressCell.tsx';
 import type { Alarm } from './api.ts';
 import { useAlarmLabel } from './labels.ts';
@@ -39,7 +40,7 @@ export function AlarmLocateModal({ alarm, onClose }: { alarm: Alarm | null; onCl
           <div style={{ height: 380 }}>
             {position ? (
               <BaseMap center={position} zoom={15} showTypeSelector={false}>
-                <MapMarker position={position} tooltip={label(alarm.alarmType)} />
+                <MapMarker position={position} icon={ALARM_PIN} tooltip={label(alarm.alarmType)} />
               </BaseMap>
             ) : (
               t('noLocation')

@@ -20,6 +20,7 @@ import {
   setFenceState,
   updateFence,
 } from './api.ts';
+import { DeviceMarkers, useDevicePosition } from './DeviceMarkers.tsx';
 import { FenceDevicesModal } from './FenceDevicesModal.tsx';
 import { FenceDrawLayer } from './FenceDrawLayer.tsx';
 import { type FenceDraft, FenceEditor } from './FenceEditor.tsx';
@@ -46,6 +47,7 @@ export default function FencePage() {
   const [draft, setDraft] = useState<FenceDraft | null>(null);
   const [drawing, setDrawing] = useState(false);
   const [devicesOf, setDevicesOf] = useState<Fence | null>(null);
+  const devicePosition = useDevicePosition(deviceFilter);
 
   const list = useQuery({
     queryKey: ['fences', deviceFilter, search, page],
@@ -265,7 +267,8 @@ export default function FencePage() {
         )}
       </div>
       <div style={{ flex: 1, minWidth: 0 }}>
-        <BaseMap>
+        <BaseMap center={devicePosition}>
+          <DeviceMarkers terminalIDs={[...(draft?.terminalIDs ?? []), ...(deviceFilter ? [deviceFilter] : [])]} />
           {fences
             .filter((f) => f.id !== draft?.id)
             .map((f) => (

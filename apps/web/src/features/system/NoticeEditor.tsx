@@ -82,7 +82,7 @@ export function NoticeEditor() {
         >
           <Input.TextArea rows={4} maxLength={4000} showCount />
         </Form.Item>
-        <Space wrap>
+        <Space wrap style={{ display: 'flex' }}>
           <Form.Item name="startsAt" label={t('notice.startsAt')}>
             <DatePicker showTime={{ format: 'HH:mm' }} format="YYYY-MM-DD HH:mm" />
           </Form.Item>

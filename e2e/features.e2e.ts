@@ -1,0 +1,196 @@
+// Issue 7 (alarms, fences, commands) in Chromium against `npm start` with the demo fleet: a tracker of ours
+// (registered through the API, driven by the simulator over real TCP) raises an SOS alarm that is marked read
+// with confirmation; a circle fence is drawn on the map, linked to devices and refused deletion while they are
+// linked; a command to the tracker once it is offline becomes an offline command, delivered when it
+// reconnects. Screenshot: features-fence-editor.
+import { SimulatedDevice, VehicleTrack } from '@carhere/simulator';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_PASSWORD, launchBrowser, loginAs, type RunningPlatform, screenshot, startPlatform } from './harness.ts';
+
+const IMEI = '868120000099001';
+const DEMO_IMEI = '868120000000000';
+
+interface Envelope<T> {
+  meta: { success: boolean; message: string; code: number };
+  data: T;
+}
+
+/** An API call with the page's session cookie. */
+async function apiPost<T>(page: Page, url: string, body: unknown): Promise<Envelope<T>> {
+  return page.evaluate(
+    async ([u, b]) => {
+      const res = await fetch(`/api${u}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', lang: 'en' },
+        body: JSON.stringify(b),
+      });
+      return res.json();
+    },
+    [url, body] as const,
+  );
+}
+
+/** Picks an option of an antd select by the text it shows. */
+async function pickOption(page: Page, selectTestId: string, text: string): Promise<void> {
+  await page.getByTestId(selectTestId).click();
+  await page.keyboard.type(text);
+  await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: text }).first().click();
+}
+
+/** The value of an antd InputNumber by its test id (on the input or on its wrapper). */
+async function inputNumberValue(page: Page, testId: string): Promise<number> {
+  return page.evaluate((id) => {
+    const el = document.querySelector(`[data-testid="${id}"]`);
+    const input = el instanceof HTMLInputElement ? el : el?.querySelector('input');
+    return Number(input?.value);
+  }, testId);
+}
+
+describe('alarms, fences and commands in Chromium', () => {
+  let platform: RunningPlatform;
+  let browser: Browser;
+  let page: Page;
+  let tracker: SimulatedDevice;
+  const track = new VehicleTrack({ centerLat: 39.915, centerLon: 116.404, radiusKm: 2, maxSpeed: 40 });
+
+  beforeAll(async () => {
+    platform = await startPlatform({ DEMO: '1' });
+    browser = await launchBrowser();
+    const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1440, height: 900 } });
+    page = await context.newPage();
+    await loginAs(page, platform.baseUrl, 'admin', ADMIN_PASSWORD);
+    await page.waitForURL('**/index/home');
+    const imported = await apiPost<{ state: string }>(page, '/device/import', {
+      text: IMEI,
+      protocol: 2,
+      deviceType: 12,
+      wait: true,
+    });
+    expect(imported.meta.success, imported.meta.message).toBe(true);
+    tracker = new SimulatedDevice({
+      protocol: 'gt06',
+      terminalId: IMEI,
+      host: '127.0.0.1',
+      port: platform.gt06Port,
+      track,
+    });
+    await tracker.connect();
+  });
+  afterAll(async () => {
+    tracker?.stop();
+    await browser?.close();
+    await platform?.stop();
+  });
+
+  it('receives an alarm and marks it read with confirmation', async () => {
+    tracker.sendFix(track.next(5));
+    tracker.sendFix(track.next(5), 'sos');
+    await expect.poll(() => tracker.stats.acked, { timeout: 10_000 }).toBe(2);
+
+    await page.goto(`${platform.baseUrl}/index/alarms`);
+    const row = page.locator('[data-testid="alarm-table"] tr').filter({ hasText: IMEI });
+    await expect.poll(() => row.count(), { timeout: 20_000 }).toBe(1);
+    expect(await row.getByTestId('alarm-name').textContent()).toContain('SOS');
+    expect(await row.getByTestId('alarm-unread').count()).toBe(1);
+
+    await row.getByTestId('alarm-read-button').click();
+    await page.getByTestId('alarm-read-confirm').click();
+    // The unread list no longer holds it; the server has it read.
+    await expect.poll(() => row.count(), { timeout: 10_000 }).toBe(0);
+    const stored = await apiPost<{ list: { read: boolean; alarmType: number }[] }>(page, '/deviceAlarms/findAll', {
+      terminalID: IMEI,
+      pageNum: 1,
+      pageSize: 10,
+    });
+    expect(stored.data.list.map((a) => [a.alarmType, a.read])).toEqual([[1, true]]);
+  });
+
+  it('draws a circle fence on the map, links devices, and refuses to delete it while they are linked', async () => {
+    await page.goto(`${platform.baseUrl}/index/fence`);
+    await page.getByTestId('fence-new').click();
+    await page.getByTestId('fence-name').fill('Depot');
+    const map = await page.getByTestId('map').boundingBox();
+    if (!map) throw new Error('no map');
+    const cx = map.x + map.width / 2;
+    const cy = map.y + map.height / 2;
+    await page.mouse.click(cx, cy);
+    await page.mouse.move(cx + 60, cy, { steps: 4 });
+    await page.mouse.click(cx + 120, cy);
+    await expect.poll(() => page.getByTestId('fence-geometry').textContent()).toMatch(/^Centre 39\.\d+, 116\.\d+$/);
+    const radius = await inputNumberValue(page, 'fence-radius');
+    expect(radius).toBeGreaterThanOrEqual(100);
+    expect(radius).toBeLessThanOrEqual(1_000_000);
+    await pickOption(page, 'fence-devices', IMEI);
+    await page.getByTestId('fence-name').click();
+    await page.locator('.ant-select-dropdown:visible').waitFor({ state: 'hidden' });
+    await screenshot(page, 'features-fence-editor');
+    await page.getByTestId('fence-save').click();
+
+    const row = page.locator('[data-testid="fence-table"] tr').filter({ hasText: 'Depot' });
+    await expect.poll(() => row.count(), { timeout: 10_000 }).toBe(1);
+    expect(await row.getByTestId('fence-devices-button').textContent()).toContain('1');
+    const fences = await apiPost<{ list: { id: string; shape: string; radius: number; alarmType: string }[] }>(
+      page,
+      '/fence/find',
+      { name: 'Depot' },
+    );
+    expect(fences.data.list).toHaveLength(1);
+    expect(fences.data.list[0]).toMatchObject({ shape: 'circle', radius, alarmType: 'inOut' });
+
+    // Link a demo device too, from the fence's device list.
+    await row.getByTestId('fence-devices-button').click();
+    await pickOption(page, 'fence-assign-select', DEMO_IMEI);
+    await page.getByTestId('fence-assign-submit').click();
+    await expect
+      .poll(() => page.locator('[data-testid="fence-device-table"] tbody tr.ant-table-row').count(), {
+        timeout: 10_000,
+      })
+      .toBe(2);
+    const linked = await apiPost<{ total: number }>(page, '/fence/findDevices', { id: fences.data.list[0].id });
+    expect(linked.data.total).toBe(2);
+    await page.locator('.ant-modal-close').click();
+    await page.locator('.ant-modal:visible').waitFor({ state: 'hidden' });
+
+    await row.getByTestId('fence-delete').click();
+    await page.getByTestId('fence-delete-confirm').click();
+    await expect
+      .poll(() => page.locator('.ant-message').textContent(), { timeout: 10_000 })
+      .toContain('The fence still has devices; remove them before deleting it');
+    expect(await row.count()).toBe(1);
+  });
+
+  it('sends a command to an offline device: it becomes an offline command, delivered when the device returns', async () => {
+    tracker.stop();
+    await expect
+      .poll(
+        async () =>
+          (await apiPost<{ online: boolean }[]>(page, '/location/find', { terminalIDs: [IMEI] })).data[0]?.online,
+        {
+          timeout: 20_000,
+        },
+      )
+      .toBe(false);
+
+    await page.goto(`${platform.baseUrl}/index/directive?terminalID=${IMEI}`);
+    await expect
+      .poll(() => page.getByTestId('command-device-state').textContent(), { timeout: 15_000 })
+      .toBe('Offline');
+    await page.getByTestId('command-item-status').click();
+    expect(await page.getByTestId('command-preview').textContent()).toBe('STATUS#');
+    await page.getByTestId('command-send').click();
+    await page.getByTestId('command-outcome-queued').waitFor({ timeout: 15_000 });
+
+    await page.getByRole('tab', { name: /Offline commands \(1\)/ }).click({ timeout: 10_000 });
+    const offline = page.locator('[data-testid="command-offline"] tr').filter({ hasText: 'STATUS#' });
+    await expect.poll(() => offline.count()).toBe(1);
+    expect(await offline.getByTestId('command-status-pending').count()).toBe(1);
+
+    // The device comes back: the gateway delivers the stored command and the device's reply answers it.
+    await tracker.connect();
+    await expect.poll(() => tracker.stats.commands, { timeout: 15_000 }).toBeGreaterThanOrEqual(1);
+    await page.getByRole('tab', { name: 'Command records' }).click();
+    const record = page.locator('[data-testid="command-records"] tr').filter({ hasText: 'STATUS#' });
+    await expect.poll(() => record.getByTestId('command-status-answered').count(), { timeout: 20_000 }).toBe(1);
+  });
+});
