@@ -1,5 +1,5 @@
 // /api/deviceAlarms/* — alarm lists (read / unread), read-state changes, deletion, addresses, export (spec §7).
-import { alarmLabel, formatDateTime } from '@carhere/domain';
+import { alarmLabel, DEFAULT_TIME_ZONE, formatDateTime, isValidTimeZone } from '@carhere/domain';
 import ExcelJS from 'exceljs';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
@@ -158,7 +158,7 @@ export async function alarmRoutes(app: App, ctx: AppContext): Promise<void> {
         .orderBy('a.time', 'desc')
         .limit(EXPORT_MAX_ROWS)
         .execute()) as AlarmRow[];
-      const zone = req.user!.timeZone;
+      const zone = isValidTimeZone(req.user!.timeZone) ? req.user!.timeZone : DEFAULT_TIME_ZONE;
       const cn = lang === 'cn';
       const book = new ExcelJS.Workbook();
       const sheet = book.addWorksheet(cn ? '报警' : 'Alarms');

@@ -26,26 +26,28 @@ const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : n
  */
 export function wheelsOf(tyres: unknown): z.infer<typeof wheelSchema>[] {
   const list = Array.isArray(tyres) ? tyres : tyres && typeof tyres === 'object' ? Object.values(tyres) : [];
-  return list
-    .filter((w): w is Record<string, unknown> => typeof w === 'object' && w !== null)
-    .map((w, i) => {
-      const index = num(w.index) ?? i;
-      const bar = num(w.pressure);
-      const pressure = num(w.pressureKpa) ?? (bar === null ? null : Math.round(bar * 1000) / 10);
-      const temperature = num(w.temperature) ?? num(w.temperatureC);
-      return {
-        index,
-        position: TYRE_POSITIONS[index] ?? null,
-        pressure,
-        temperature,
-        statuses: tyreStatuses({
-          pressureKpa: pressure ?? Number.NaN,
-          temperatureC: temperature ?? Number.NaN,
-          leaking: w.leaking === true || w.airLeak === true,
-          lowPower: w.lowPower === true || w.lowBattery === true,
-        }),
-      };
+  const wheels: z.infer<typeof wheelSchema>[] = [];
+  list.forEach((w: unknown, i: number) => {
+    if (typeof w !== 'object' || w === null) return;
+    const r = w as Record<string, unknown>;
+    const index = num(r.index) ?? i;
+    const bar = num(r.pressure);
+    const pressure = num(r.pressureKpa) ?? (bar === null ? null : Math.round(bar * 1000) / 10);
+    const temperature = num(r.temperature) ?? num(r.temperatureC);
+    wheels.push({
+      index,
+      position: TYRE_POSITIONS[index] ?? null,
+      pressure,
+      temperature,
+      statuses: tyreStatuses({
+        pressureKpa: pressure ?? Number.NaN,
+        temperatureC: temperature ?? Number.NaN,
+        leaking: r.leaking === true || r.airLeak === true,
+        lowPower: r.lowPower === true || r.lowBattery === true,
+      }),
     });
+  });
+  return wheels;
 }
 
 export async function tireRoutes(app: App, ctx: AppContext): Promise<void> {

@@ -1,0 +1,142 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDevice, adminClient, demoClient, newTerminalId, userClient } from '../../gateway/test-support.ts';
+import { type ApiClient, createTestServer, type TestServer } from '../../testing/harness.ts';
+
+interface Location {
+  deviceId: string;
+  terminalID: string;
+  online: boolean;
+  lat: number | null;
+  mapState: number;
+  runState: number;
+  utcTime: string | null;
+  displayName: string;
+}
+
+describe('/api/location', () => {
+  let server: TestServer;
+  let demo: ApiClient;
+  let admin: ApiClient;
+  const now = Date.now();
+  let moving: string;
+  let parked: string;
+  let neverSeen: string;
+  let adminOwn: string;
+  let movingId: string;
+
+  beforeAll(async () => {
+    server = await createTestServer();
+    demo = await demoClient(server);
+    admin = await adminClient(server);
+    moving = newTerminalId('gt06');
+    parked = newTerminalId('jt808');
+    neverSeen = newTerminalId('gt06');
+    adminOwn = newTerminalId('gt06');
+    movingId = await addDevice(server, moving, 'gt06');
+    const parkedId = await addDevice(server, parked, 'jt808');
+    await addDevice(server, neverSeen, 'gt06');
+    const adminId = await addDevice(server, adminOwn, 'gt06', { userId: '1' });
+    await server.ctx.db
+      .updateTable('devices')
+      .set({ activated_at: new Date(now - 86_400_000), car_number: '京A12345' })
+      .where('id', '=', movingId)
+      .execute();
+    await server.ctx.db
+      .updateTable('devices')
+      .set({ activated_at: new Date(now - 86_400_000) })
+      .where('id', 'in', [parkedId, adminId])
+      .execute();
+    const state = (id: string, online: boolean, lat: number, lon: number, speed: number) => ({
+      device_id: id,
+      online,
+      state_time: new Date(now - 60_000),
+      last_seen: new Date(now - 5_000),
+      pos_time: new Date(now - 5_000),
+      lat,
+      lon,
+      speed,
+      course: 90,
+      valid: true,
+      attributes: '{}',
+    });
+    await server.ctx.db
+      .insertInto('device_state')
+      .values([
+        state(movingId, true, 39.91, 116.4, 45),
+        state(parkedId, false, 31.23, 121.47, 0),
+        state(adminId, true, 39.92, 116.41, 130),
+      ])
+      .execute();
+    const positions = [
+      { device_id: movingId, time: new Date(now - 3_600_000), lat: 39.95, lon: 116.35, valid: true },
+      { device_id: movingId, time: new Date(now - 3_500_000), lat: 39.96, lon: 116.36, valid: true },
+      { device_id: parkedId, time: new Date(now - 3_600_000), lat: 31.23, lon: 121.47, valid: true },
+    ];
+    await server.ctx.db.insertInto('positions').values(positions).execute();
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('find: last positions by IMEI list (object or bare array) with map and run states', async () => {
+    const res = await demo.post<Location[]>('/location/find', { terminalIDs: [moving, parked, neverSeen] });
+    expect(res.meta.success).toBe(true);
+    expect(res.data.map((l) => l.terminalID)).toEqual([moving, parked, neverSeen]);
+    const [m, p, n] = res.data;
+    expect(m).toMatchObject({ online: true, lat: 39.91, mapState: 1, runState: 1, displayName: '京A12345' });
+    expect(p).toMatchObject({ online: false, mapState: 5 });
+    expect(n).toMatchObject({ online: false, lat: null, utcTime: null });
+    const bare = await demo.post<Location[]>('/location/find', [moving]);
+    expect(bare.data[0].deviceId).toBe(movingId);
+    const overspeed = await admin.post<Location[]>('/location/find', [adminOwn]);
+    expect(overspeed.data[0].mapState).toBe(3);
+  });
+
+  it('findV2: the devices of a user in reach, online filter, paging', async () => {
+    const mine = await demo.post<{ total: number; list: Location[] }>('/location/findV2', {});
+    expect(mine.data.total).toBe(3);
+    expect(mine.data.list[0].online).toBe(true);
+    const online = await demo.post<{ total: number; list: Location[] }>('/location/findV2', { online: true });
+    expect(online.data.list.map((l) => l.terminalID)).toEqual([moving]);
+    const ofDemo = await admin.post<{ total: number }>('/location/findV2', { userId: 2 });
+    expect(ofDemo.data.total).toBe(3);
+    const all = await admin.post<{ total: number }>('/location/findV2', { children: true });
+    expect(all.data.total).toBe(4);
+    const page = await demo.post<{ total: number; list: Location[] }>('/location/findV2', { pageSize: 1, pageNum: 2 });
+    expect(page.data.total).toBe(3);
+    expect(page.data.list).toHaveLength(1);
+  });
+
+  it('findArea: now by last position, and during a time window by stored fixes', async () => {
+    const box = { minLat: 39.8, maxLat: 40.0, minLon: 116.3, maxLon: 116.5 };
+    const nowHits = await demo.post<{ list: { terminalID: string }[] }>('/location/findArea', box);
+    expect(nowHits.data.list.map((h) => h.terminalID)).toEqual([moving]);
+    const adminHits = await admin.post<{ list: { terminalID: string }[] }>('/location/findArea', { ...box, userId: 1 });
+    expect(adminHits.data.list.map((h) => h.terminalID).sort()).toEqual([moving, adminOwn].sort());
+    const past = await demo.post<{ list: { terminalID: string; points: number; firstTime: string }[] }>(
+      '/location/findArea',
+      {
+        ...box,
+        startTime: now - 7_200_000,
+        endTime: now,
+      },
+    );
+    expect(past.data.list).toEqual([
+      expect.objectContaining({ terminalID: moving, points: 2, firstTime: new Date(now - 3_600_000).toISOString() }),
+    ]);
+    const tooLong = await demo.post('/location/findArea', { ...box, startTime: now - 3 * 86_400_000, endTime: now });
+    expect(tooLong.status).toBe(400);
+  });
+
+  it('refuses devices and users out of reach, roles without the permission, and bad input', async () => {
+    expect((await demo.post('/location/find', [adminOwn])).status).toBe(403);
+    expect((await demo.post('/location/findV2', { userId: 1 })).status).toBe(403);
+    const logUser = await userClient(server, 'loc-log-user', 8);
+    expect((await logUser.post('/location/find', [moving])).status).toBe(403);
+    expect((await demo.post('/location/find', { terminalIDs: [] })).status).toBe(400);
+    expect((await demo.post('/location/find', { terminalIDs: ['12;DROP'] })).status).toBe(400);
+    expect((await demo.post('/location/findArea', { minLat: 40, maxLat: 39, minLon: 116, maxLon: 117 })).status).toBe(
+      400,
+    );
+  });
+});
