@@ -25,6 +25,7 @@ import { FenceDevicesModal } from './FenceDevicesModal.tsx';
 import { FenceDrawLayer } from './FenceDrawLayer.tsx';
 import { type FenceDraft, FenceEditor } from './FenceEditor.tsx';
 import { FenceShape, FitTo } from './FenceShapes.tsx';
+import { PlaceSearch } from './PlaceSearch.tsx';
 
 const emptyDraft = (terminalID: string | null): FenceDraft => ({
   name: '',
@@ -294,6 +295,7 @@ export default function FencePage() {
             onCancel={() => setDrawing(false)}
           />
           <FitTo geometry={fitGeometry} fitKey={fitKey} />
+          <PlaceSearch />
         </BaseMap>
       </div>
       <FenceDevicesModal
