@@ -156,6 +156,27 @@ describe('/api/fence/*', () => {
     ).toBe(403);
   });
 
+  it('removes a device that has since moved out of reach, so the fence can still be emptied and deleted', async () => {
+    const moved = await buildDevice(server.ctx.db, '861000000000009', user);
+    const fence = await asUser.post<Fence>('/fence/add', { ...circle, name: 'Moved', terminalIDs: [moved.terminalId] });
+    await server.ctx.db.updateTable('devices').set({ user_id: sibling.id }).where('id', '=', moved.id).execute();
+    expect((await asUser.post('/fence/unassign', { id: fence.data.id, terminalIDs: [moved.terminalId] })).data).toEqual(
+      {
+        removed: 1,
+      },
+    );
+    expect((await asUser.post('/fence/delete', { id: fence.data.id })).data).toEqual({ deleted: 1 });
+    // Nothing is removed from a fence the caller does not reach.
+    const others = await asSibling.post<Fence>('/fence/add', {
+      ...circle,
+      name: 'Theirs',
+      terminalIDs: [moved.terminalId],
+    });
+    expect((await asUser.post('/fence/unassign', { id: others.data.id, terminalIDs: [moved.terminalId] })).status).toBe(
+      403,
+    );
+  });
+
   it('denies callers without main:fence and without a session', async () => {
     const asTester = await clientFor(server, tester);
     const res = await asTester.post('/fence/find', {});

@@ -277,16 +277,23 @@ export async function fenceRoutes(app: App, ctx: AppContext): Promise<void> {
     },
     async (req) => {
       const fence = await loadReachableFence(ctx, req, req.body.id);
-      // Devices are looked up in the caller's reach (not the owner's), so a device moved elsewhere can still go.
-      const devices = await resolveDevices(ctx, req, caller(req), req.body.terminalIDs, req.body.deviceIds);
-      if (devices.length === 0) return ok({ removed: 0 });
+      // Any device linked to the caller's fence may be removed from it, even one since moved out of reach
+      // (otherwise such a fence could never be emptied and deleted).
+      const imeis = req.body.terminalIDs ?? [];
+      const ids = req.body.deviceIds ?? [];
       const res = await ctx.db
         .deleteFrom('fence_devices')
         .where('fence_id', '=', fence.id)
-        .where(
-          'device_id',
-          'in',
-          devices.map((d) => d.id),
+        .where('device_id', 'in', (eb) =>
+          eb
+            .selectFrom('devices')
+            .select('id')
+            .where((w) =>
+              w.or([
+                ...(imeis.length > 0 ? [w('terminal_id', 'in', imeis)] : []),
+                ...(ids.length > 0 ? [w('id', 'in', ids)] : []),
+              ]),
+            ),
         )
         .executeTakeFirst();
       await detector.changed();
