@@ -3,21 +3,34 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient, createTestServer, type TestServer } from '../../testing/harness.ts';
 import { buildUser, clientFor } from '../fence/testFixtures.ts';
 
-const ADMIN_ONLY = [
-  { url: '/map/findKeys', valid: {}, bad: null },
+interface Case {
+  url: string;
+  valid: unknown;
+  bad: unknown;
+  adminOnly: boolean;
+}
+
+const ADMIN_ONLY: Case[] = [
+  { adminOnly: true, url: '/map/findKeys', valid: {}, bad: null },
   {
+    adminOnly: true,
     url: '/map/saveKey',
     valid: { mapType: 'baidu', key: 'k' },
     bad: { mapType: 'baidu', key: 'k', devicePlatform: -1 },
   },
-  { url: '/map/deleteKey', valid: { mapType: 'baidu' }, bad: { mapType: 'here' } },
-  { url: '/map/findGeocoder', valid: {}, bad: null },
-  { url: '/map/saveGeocoder', valid: { provider: 'none' }, bad: { provider: 'none', hongKongUserIds: ['x'] } },
+  { adminOnly: true, url: '/map/deleteKey', valid: { mapType: 'baidu' }, bad: { mapType: 'here' } },
+  { adminOnly: true, url: '/map/findGeocoder', valid: {}, bad: null },
+  {
+    adminOnly: true,
+    url: '/map/saveGeocoder',
+    valid: { provider: 'none' },
+    bad: { provider: 'none', hongKongUserIds: ['x'] },
+  },
 ];
-const ANY_USER = [
-  { url: '/map/getKey', valid: { mapType: 'baidu' }, bad: { devicePlatform: 'web' } },
-  { url: '/map/getKeyAddress', valid: { lat: 1, lon: 1 }, bad: { lat: 1 } },
-  { url: '/map/getSuggestion', valid: { query: 'x' }, bad: { query: 'x'.repeat(101) } },
+const ANY_USER: Case[] = [
+  { adminOnly: false, url: '/map/getKey', valid: { mapType: 'baidu' }, bad: { devicePlatform: 'web' } },
+  { adminOnly: false, url: '/map/getKeyAddress', valid: { lat: 1, lon: 1 }, bad: { lat: 1 } },
+  { adminOnly: false, url: '/map/getSuggestion', valid: { query: 'x' }, bad: { query: 'x'.repeat(101) } },
 ];
 
 describe('map endpoints: permission and input checks', () => {
@@ -38,9 +51,9 @@ describe('map endpoints: permission and input checks', () => {
   });
 
   for (const e of [...ADMIN_ONLY, ...ANY_USER]) {
-    it(`${e.url}: 407 without a session${ADMIN_ONLY.includes(e) ? ', 403 for a user' : ''}, 400 on bad input`, async () => {
+    it(`${e.url}: 407 without a session${e.adminOnly ? ', 403 for a user' : ''}, 400 on bad input`, async () => {
       expect((await new ApiClient(server).post(e.url, e.valid)).meta.message).toBe('407');
-      if (ADMIN_ONLY.includes(e)) {
+      if (e.adminOnly) {
         const denied = await user.post(e.url, e.valid);
         expect(denied.status).toBe(403);
       } else {
