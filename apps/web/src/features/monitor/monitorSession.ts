@@ -55,8 +55,13 @@ export class MonitorSession {
   }
 
   private onBatch(batch: LiveBatch): void {
+    // User-timing entries ('carhere:store', 'carhere:markers') let benchmarks and DevTools see the cost.
+    const t0 = performance.now();
     const { changed } = this.store.apply(batch.positions, batch.states);
+    const t1 = performance.now();
     if (changed.length > 0) this.changed.emit(changed);
+    performance.measure('carhere:store', { start: t0, end: t1 });
+    performance.measure('carhere:markers', { start: t1, end: performance.now() });
     if (batch.alarms.length > 0) this.alarms.emit({ alarms: batch.alarms, dropped: batch.droppedAlarms });
   }
 }

@@ -1,0 +1,128 @@
+// Web benchmark (issue 7): initial JavaScript (gzip) of the login and monitoring routes; time to filter a
+// 10,000-device list per keystroke in Chromium (baseline: an unvirtualised naive render of the same list);
+// frame rate of the monitoring map with 10,000 clustered devices receiving 1,000 updates/s (baseline:
+// leaflet.markercluster moving each marker as its message arrives). Ends with the JSON line (frame rate).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { build } from 'vite';
+import { launchBrowser } from '../e2e/harness.ts';
+import { entryKey, gzipBytes, readManifest, staticClosure } from './web/bundleSize.ts';
+import { FLEET_SIZE, makeFleet } from './web/fleet.ts';
+import { filterTimes, frameRate, naiveFilterTimes } from './web/measure.ts';
+import { startMockServer } from './web/mockServer.ts';
+
+const WEB = join(import.meta.dirname, '..', 'apps', 'web');
+const HOME_MODULE = 'src/features/home/HomePage.tsx';
+const LOGIN_TARGET_KB = 350;
+const UPDATES_PER_SECOND = 1000;
+const MEASURE_MS = 8000;
+const ROW_HEIGHT = 52;
+
+const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB (${(bytes / 1024).toFixed(1)} KiB)`;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.95))];
+
+const work = mkdtempSync(join(tmpdir(), 'carhere-web-bench-'));
+const dist = join(work, 'web');
+const baselineDist = join(work, 'baseline');
+
+// 1. Initial JavaScript per route, from a production build with its manifest.
+await build({
+  root: WEB,
+  configFile: join(WEB, 'vite.config.ts'),
+  logLevel: 'warn',
+  build: { outDir: dist, emptyOutDir: true, manifest: true },
+});
+const manifest = readManifest(dist);
+const entry = entryKey(manifest);
+const loginBytes = gzipBytes(dist, manifest, staticClosure(manifest, [entry]));
+const monitorBytes = gzipBytes(dist, manifest, staticClosure(manifest, [entry, HOME_MODULE]));
+console.log(`initial JS, login route:      ${kb(loginBytes)} gzip (target ≤ ${LOGIN_TARGET_KB} kB)`);
+console.log(
+  `initial JS, monitoring route: ${kb(monitorBytes)} gzip (login + the monitoring page; map providers and 9 languages lazy)`,
+);
+
+await build({
+  root: join(import.meta.dirname, 'web', 'baseline'),
+  configFile: false,
+  base: '/baseline/',
+  logLevel: 'warn',
+  build: { outDir: baselineDist, emptyOutDir: true },
+});
+
+const fleet = makeFleet();
+const server = await startMockServer(dist, fleet, { '/baseline/': baselineDist });
+const browser = await launchBrowser();
+let fps = 0;
+let baselineFps = 0;
+try {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
+  // tsx compiles the measuring functions with esbuild's keepNames, which calls a __name helper in the page.
+  await context.addInitScript('window.__name = (fn) => fn;');
+
+  // 2. Filtering 10,000 devices per keystroke.
+  const page = await context.newPage();
+  await page.goto(`${server.url}/index/home`);
+  await page.getByTestId('device-row').first().waitFor({ timeout: 60_000 });
+  const typed = 'car 0123';
+  const values = [...typed].map((_, i) => typed.slice(0, i + 1));
+  values.push(...values.slice(0, -1).reverse(), '');
+  const count = (v: string) => {
+    const q = v.trim().toLowerCase();
+    return fleet.filter((d) => `${d.displayName}\u0000${d.terminalID}\u0000${d.carNumber}`.toLowerCase().includes(q))
+      .length;
+  };
+  const steps = values.map((value) => ({ value, expected: count(value) }));
+  await filterTimes(page, steps, ROW_HEIGHT); // warm-up
+  const ours = await filterTimes(page, steps, ROW_HEIGHT);
+  await naiveFilterTimes(page, values); // warm-up
+  const naive = await naiveFilterTimes(page, values);
+  console.log(
+    `filter ${FLEET_SIZE} devices per keystroke: median ${median(ours).toFixed(1)} ms, p95 ${p95(ours).toFixed(1)} ms, max ${Math.max(...ours).toFixed(1)} ms (target < 100 ms)`,
+  );
+  console.log(
+    `  baseline (unvirtualised naive render): median ${median(naive).toFixed(1)} ms, p95 ${p95(naive).toFixed(1)} ms, max ${Math.max(...naive).toFixed(1)} ms`,
+  );
+
+  // 3. Map frame rate with 10,000 clustered devices and 1,000 updates/s.
+  server.setUpdateRate(UPDATES_PER_SECOND);
+  await page.waitForTimeout(2000);
+  const oursFrames = await frameRate(page, MEASURE_MS);
+  fps = oursFrames.fps;
+  const shown = await page.locator('.leaflet-marker-icon').count();
+  console.log(
+    `map, ${FLEET_SIZE} devices, ${UPDATES_PER_SECOND} updates/s: ${fps.toFixed(1)} fps, longest frame ${oursFrames.longestFrameMs.toFixed(0)} ms (${shown} markers and clusters drawn; target ≥ 30 fps)`,
+  );
+  await page.close();
+
+  const base = await context.newPage();
+  await base.goto(`${server.url}/baseline/`);
+  await base.waitForFunction(
+    () => (window as unknown as { __baselineReady?: boolean }).__baselineReady === true,
+    null,
+    { timeout: 60_000 },
+  );
+  await base.waitForTimeout(2000);
+  const baseFrames = await frameRate(base, MEASURE_MS);
+  baselineFps = baseFrames.fps;
+  console.log(
+    `  baseline (leaflet.markercluster, each message applied at once): ${baselineFps.toFixed(1)} fps, longest frame ${baseFrames.longestFrameMs.toFixed(0)} ms`,
+  );
+  await base.close();
+} finally {
+  await browser.close();
+  await server.close();
+  rmSync(work, { recursive: true, force: true });
+}
+
+console.log(
+  JSON.stringify({
+    bench: 'web',
+    value: Math.round(fps * 10) / 10,
+    unit: 'fps (10,000 clustered devices, 1,000 updates/s)',
+    baseline: Math.round(baselineFps * 10) / 10,
+    ratio: Math.round((fps / Math.max(0.1, baselineFps)) * 100) / 100,
+  }),
+);
+process.exit(0);
