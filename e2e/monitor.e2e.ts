@@ -1,6 +1,7 @@
 // Issue 7 (monitoring and track playback) in Chromium against `npm start` with the demo fleet moving every
 // second: a moving device's new fix reaches its marker within 2 s; its track of the last hour plays; the page
 // switches to English and Vietnamese. Screenshots: monitor-home, track-playback, monitor-vi.
+import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, launchBrowser, loginAs, type RunningPlatform, screenshot, startPlatform } from './harness.ts';
@@ -62,7 +63,11 @@ describe('monitoring and track playback in Chromium', () => {
   beforeAll(async () => {
     platform = await startPlatform({ DEMO: '1', DEMO_INTERVAL_SECONDS: '1' });
     browser = await launchBrowser();
-    const context = await browser.newContext({ locale: 'zh-CN', viewport: { width: 1440, height: 900 } });
+    const context = await browser.newContext({
+      locale: 'zh-CN',
+      viewport: { width: 1440, height: 900 },
+      acceptDownloads: true,
+    });
     page = await context.newPage();
   });
   afterAll(async () => {
@@ -128,6 +133,43 @@ describe('monitoring and track playback in Chromium', () => {
     await screenshot(page, 'monitor-home');
   });
 
+  it('switches the map provider (kept in useMapType), measures a distance and opens the context menu', async () => {
+    await page.getByTestId('map-type').click();
+    await page.getByTitle('高德地图').click();
+    await expect.poll(() => page.getByTestId('map').getAttribute('data-map-type')).toBe('amap');
+    expect(await page.evaluate(() => localStorage.getItem('useMapType'))).toBe('amap');
+    await expect.poll(() => page.locator('.carhere-car').count()).toBeGreaterThan(0);
+    const center = await page.evaluate(() => {
+      const m = (window as unknown as { __carhereMap?: { getCenter(): { lat: number; lng: number } } }).__carhereMap;
+      return m?.getCenter();
+    });
+    expect(center?.lat).toBeCloseTo(39.915, 2); // same WGS-84 view on the GCJ-02 map
+    await page.reload();
+    await page.getByTestId('device-row').first().waitFor({ timeout: 20_000 });
+    expect(await page.getByTestId('map').getAttribute('data-map-type')).toBe('amap');
+
+    const box = await page.getByTestId('map').boundingBox();
+    if (!box) throw new Error('no map');
+    await page.getByTestId('distance-button').click();
+    await page.mouse.click(box.x + 200, box.y + 300);
+    await page.mouse.click(box.x + 500, box.y + 300);
+    await expect.poll(() => page.getByTestId('distance-total').textContent()).toMatch(/^\d+(\.\d+)? k?m$/);
+    expect(await page.getByTestId('distance-total').textContent()).not.toBe('0 m');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('distance-button').click();
+    await expect.poll(() => page.getByTestId('distance-tool').count()).toBe(0);
+
+    await page.mouse.click(box.x + 300, box.y + 500, { button: 'right' });
+    await page.getByTestId('map-context-menu').waitFor();
+    expect(await page.getByTestId('map-context-menu').textContent()).toContain('复制坐标');
+    await page.keyboard.press('Escape');
+    await page.mouse.click(box.x + 310, box.y + 200);
+
+    await page.getByTestId('map-type').click();
+    await page.getByTitle('百度地图').click();
+    await expect.poll(() => page.getByTestId('map').getAttribute('data-map-type')).toBe('baidu');
+  });
+
   it('opens the device popup and plays its track of the last hour', async () => {
     await page.waitForTimeout(5000); // a few more fixes for the track
     const row = page.getByTestId('device-row').first();
@@ -147,6 +189,22 @@ describe('monitoring and track playback in Chromium', () => {
     await page.getByTestId('speed-chart').waitFor();
     await page.waitForTimeout(800);
     await screenshot(page, 'track-playback');
+
+    // Downloads: a real xlsx (a zip: 'PK') and a GPX document with the fixes.
+    for (const [item, check] of [
+      ['Excel (xlsx)', (b: Buffer) => b.subarray(0, 2).toString() === 'PK'],
+      ['GPX', (b: Buffer) => b.toString().includes('<trkpt lat=')],
+    ] as const) {
+      await page.getByTestId('track-download').hover();
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByText(item, { exact: true }).click(),
+      ]);
+      const path = await download.path();
+      const bytes = readFileSync(path);
+      expect(bytes.length).toBeGreaterThan(100);
+      expect(check(bytes), item).toBe(true);
+    }
   });
 
   it('switches the interface to English and to Vietnamese', async () => {
