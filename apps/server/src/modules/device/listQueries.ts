@@ -3,6 +3,7 @@
 //
 //   1 online, moving        (fresh valid position, speed > 10)  pos_time DESC, terminal_id
 //   2 online, stopped       (valid position, not moving)        pos_time DESC, terminal_id
+//     (DESC NULLS LAST everywhere, so PostgreSQL can walk the partial indexes in order)
 //   3 online, no position                                       terminal_id
 //   4 offline, reported     (last report known)                 COALESCE(last_seen, pos_time) DESC, terminal_id
 //   5 offline, never reported                                   terminal_id
@@ -10,8 +11,11 @@
 //
 // A page reads the segments in turn and stops once it has offset + limit rows, so the first page of a
 // 100,000-device subtree reads a few dozen index entries instead of sorting the subtree.
+
+import { sortDevices } from '@carhere/domain';
 import { type Expression, type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { AppContext } from '../../context.ts';
+import { compactToDomainEntry } from './presenter.ts';
 
 /** Domain tab names (DeviceTab) plus 'all'. */
 export type ListTab = 'all' | 'unknown' | 'online' | 'offline' | 'unactivated' | 'expired';
@@ -50,6 +54,8 @@ const validPosition = sql<SqlBool>`(s.lat IS NOT NULL AND s.lon IS NOT NULL AND 
   AND abs(s.lat) <= 90 AND abs(s.lon) <= 180 AND NOT (s.lat = 0 AND s.lon = 0))`;
 const lastReport = sql`COALESCE(s.last_seen, s.pos_time)`;
 const effectiveExpiry = sql`LEAST(d.platform_expire_at, d.user_expire_at)`;
+/** IMEIs compare in code-point order (COLLATE "C"), as JavaScript and the domain compare them. */
+const byImei = sql`d.terminal_id COLLATE "C"`;
 
 function movingCond(now: Date): Cond {
   return sql<SqlBool>`(s.pos_time > ${new Date(now.getTime() - STOP_AGE_MS)}::timestamptz AND COALESCE(s.speed, 0) > ${STOP_MAX_SPEED})`;
@@ -71,42 +77,42 @@ const SEGMENTS: Segment[] = [
     tab: 'online',
     joinState: true,
     cond: (now) => and([sql`s.online`, activated, validPosition, movingCond(now)]),
-    order: [sql`s.pos_time DESC`, sql`d.terminal_id`],
+    order: [sql`s.pos_time DESC NULLS LAST`, byImei],
   },
   {
     name: 'stopped',
     tab: 'online',
     joinState: true,
     cond: (now) => and([sql`s.online`, activated, validPosition, sql<SqlBool>`NOT ${movingCond(now)}`]),
-    order: [sql`s.pos_time DESC`, sql`d.terminal_id`],
+    order: [sql`s.pos_time DESC NULLS LAST`, byImei],
   },
   {
     name: 'noPosition',
     tab: 'online',
     joinState: true,
     cond: () => and([sql`s.online`, activated, sql<SqlBool>`NOT ${validPosition}`]),
-    order: [sql`d.terminal_id`],
+    order: [byImei],
   },
   {
     name: 'offlineReported',
     tab: 'offline',
     joinState: true,
     cond: () => and([sql`NOT s.online`, activated, sql<SqlBool>`${lastReport} IS NOT NULL`]),
-    order: [sql`${lastReport} DESC NULLS LAST`, sql`d.terminal_id`],
+    order: [sql`${lastReport} DESC NULLS LAST`, byImei],
   },
   {
     name: 'offlineSilent',
     tab: 'offline',
     joinState: false,
     cond: () => and([activated, sql<SqlBool>`(s.device_id IS NULL OR (NOT s.online AND ${lastReport} IS NULL))`]),
-    order: [sql`d.terminal_id`],
+    order: [byImei],
   },
   {
     name: 'unactivated',
     tab: 'unactivated',
     joinState: false,
     cond: () => sql<SqlBool>`d.activated_at IS NULL`,
-    order: [sql`d.terminal_id`],
+    order: [byImei],
   },
 ];
 
@@ -213,18 +219,25 @@ const rowColumns = sql`d.id, d.terminal_id, d.nickname, d.sim, d.iccid, d.car_nu
   u.username AS owner_username, u.nickname AS owner_nickname, u.role AS owner_role, u.path AS owner_path,
   s.online, s.pos_time, s.last_seen, s.state_time, s.lat, s.lon, s.speed, s.course, s.location_type, s.battery, s.acc`;
 
+/** Pages ending within this many rows are read segment by segment; longer reads sort once (bulk). */
+export const WALK_LIMIT = 2000;
+
 /**
- * Rows offset .. offset+limit-1 of the ordered list. The segments are read in order, each only as far as the
- * page needs. The first page reads whole rows at once; later pages first find their ids (narrow reads of
- * the rows before them), then read whole rows for those ids.
+ * Rows offset .. offset+limit-1 of the ordered list. Near the top the segments are read in order, each only
+ * as far as the page needs (the first page reads whole rows at once; later pages first find their ids, then
+ * read whole rows for those ids). Deeper pages sort the ids once in SQL (bulk) and read whole rows for the page.
  */
 export async function listPage(
   ctx: Pick<AppContext, 'db'>,
   q: DeviceListQuery,
   offset: number,
   limit: number,
+  opts: { walkLimit?: number } = {},
 ): Promise<DeviceListDbRow[]> {
   const need = offset + limit;
+  if (need > (opts.walkLimit ?? WALK_LIMIT)) {
+    return deviceRowsByIds(ctx, await orderedIdsBulk(ctx, q, offset, limit));
+  }
   const narrow = offset > 0;
   const found: (DeviceListDbRow | { id: string })[] = [];
   const common = commonConds(q);
@@ -244,6 +257,104 @@ export async function listPage(
     ctx,
     page.map((r) => r.id),
   );
+}
+
+/** The tab as one condition (the bulk reads filter and sort in one statement). */
+function tabCond(tab: ListTab): Cond {
+  switch (tab) {
+    case 'all':
+    case 'expired':
+      return sql<SqlBool>`true`;
+    case 'online':
+      return sql<SqlBool>`(d.activated_at IS NOT NULL AND s.online)`;
+    case 'offline':
+      return sql<SqlBool>`(d.activated_at IS NOT NULL AND NOT COALESCE(s.online, false))`;
+    case 'unactivated':
+      return sql<SqlBool>`d.activated_at IS NULL`;
+    case 'unknown':
+      return sql<SqlBool>`false`;
+  }
+}
+
+/**
+ * The whole order of the segments as three sort keys of one statement: the segment (online 1 moving, 2 stopped,
+ * 3 no position; 4 offline; 8 not activated), the time that orders it (fix time online, last report offline),
+ * and the IMEI in code-point order, as the domain compares strings.
+ */
+function orderKeys(now: Date) {
+  // COALESCE: a device without a device_state row is offline (NULL would fall through the CASEs).
+  const online = sql`(d.activated_at IS NOT NULL AND COALESCE(s.online, false))`;
+  const segment = sql`CASE WHEN d.activated_at IS NULL THEN 8 WHEN NOT ${online} THEN 4
+    WHEN NOT ${validPosition} THEN 3 WHEN ${movingCond(now)} THEN 1 ELSE 2 END`;
+  const time = sql`CASE WHEN d.activated_at IS NULL THEN NULL WHEN NOT ${online} THEN ${lastReport}
+    WHEN ${validPosition} THEN s.pos_time END`;
+  return [segment, sql`${time} DESC NULLS LAST`, byImei];
+}
+
+/** Sorting 100,000 rows needs more than the default 4 MB of sort memory to stay off the disk. */
+const BULK_WORK_MEM = sql.raw(`SET LOCAL work_mem = '64MB'`);
+
+async function orderedIdsBulk(
+  ctx: Pick<AppContext, 'db'>,
+  q: DeviceListQuery,
+  offset: number,
+  limit: number,
+): Promise<string[]> {
+  const where = and([tabCond(q.tab), ...commonConds(q)]);
+  return ctx.db.transaction().execute(async (trx) => {
+    await BULK_WORK_MEM.execute(trx);
+    const res = await sql<{ id: string }>`SELECT d.id FROM devices d LEFT JOIN device_state s ON s.device_id = d.id
+      WHERE ${where} ORDER BY ${sql.join(orderKeys(q.now))} OFFSET ${offset} LIMIT ${limit}`.execute(trx);
+    return res.rows.map((r) => r.id);
+  });
+}
+
+/** A row of the compact list: what a long list shows, times as epoch milliseconds. */
+export interface CompactDbRow {
+  id: string;
+  terminal_id: string;
+  nickname: string;
+  car_number: string;
+  icon_type: number;
+  device_type: number;
+  user_id: string | null;
+  activated: boolean;
+  online: boolean | null;
+  pos_ms: number | null;
+  seen_ms: number | null;
+  platform_ms: number | null;
+  user_ms: number | null;
+  lat: number | null;
+  lon: number | null;
+  speed: number | null;
+  course: number | null;
+}
+
+const epochMs = (column: RawBuilder<unknown>) => sql`(extract(epoch FROM ${column}) * 1000)::float8`;
+
+/**
+ * Rows offset .. offset+limit-1 of the ordered list in the compact form, sorted once by the database (a sort
+ * in the server process would hold its event loop for the whole sort).
+ */
+export async function listCompact(
+  ctx: Pick<AppContext, 'db'>,
+  q: DeviceListQuery,
+  offset: number,
+  limit: number,
+): Promise<CompactDbRow[]> {
+  const where = and([tabCond(q.tab), ...commonConds(q)]);
+  return ctx.db.transaction().execute(async (trx) => {
+    await BULK_WORK_MEM.execute(trx);
+    const res =
+      await sql<CompactDbRow>`SELECT d.id, d.terminal_id, d.nickname, d.car_number, d.icon_type, d.device_type,
+        d.user_id, d.activated_at IS NOT NULL AS activated, s.online,
+        ${epochMs(sql`s.pos_time`)} AS pos_ms, ${epochMs(sql`s.last_seen`)} AS seen_ms,
+        ${epochMs(sql`d.platform_expire_at`)} AS platform_ms, ${epochMs(sql`d.user_expire_at`)} AS user_ms,
+        s.lat, s.lon, s.speed, s.course
+      FROM devices d LEFT JOIN device_state s ON s.device_id = d.id
+      WHERE ${where} ORDER BY ${sql.join(orderKeys(q.now))} OFFSET ${offset} LIMIT ${limit}`.execute(trx);
+    return res.rows;
+  });
 }
 
 /** Whole rows for these device ids, in the order given (missing ids are skipped). */

@@ -4,16 +4,23 @@ import { EXPIRY_FILTERS, parseImeiLines } from '@carhere/domain';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { envelopeOf, ok } from '../../http/envelope.ts';
-import { noPermission } from '../../http/errors.ts';
+import { badRequest, noPermission } from '../../http/errors.ts';
 import { callerLang } from '../../http/i18n.ts';
 import type { App } from '../../http/types.ts';
 import { needs } from '../agent/permissions.ts';
 import { idSchema } from '../agent/schema.ts';
 import { type Caller, callerIsAdmin, loadReachableUser } from '../agent/scope.ts';
 import { deviceImportRoutes } from './importRoutes.ts';
-import { type DeviceListQuery, deviceRowById, deviceRowsByIds, listPage, tabCounts } from './listQueries.ts';
+import {
+  type DeviceListQuery,
+  deviceRowById,
+  deviceRowsByIds,
+  listCompact,
+  listPage,
+  tabCounts,
+} from './listQueries.ts';
 import { deviceManageRoutes } from './manageRoutes.ts';
-import { deviceItemSchema, presentDevice } from './presenter.ts';
+import { compactItemSchema, deviceItemSchema, presentCompact, presentDevice } from './presenter.ts';
 import { loadReachableDevice, resolveDevices } from './resolve.ts';
 import { batchLimits, batchLimitsSchema, isSpecialBrandAgent, saveBatchLimits, syncServiceTerms } from './settings.ts';
 
@@ -32,6 +39,9 @@ const listFilter = {
   noProcess: z.array(z.string().max(32)).max(10_000).optional(),
 };
 const listFilterSchema = z.object(listFilter);
+
+/** Pages of full items hold at most this many rows; longer lists use compact items. */
+export const FULL_ITEMS_MAX = 1000;
 
 export const countsSchema = z.object({
   all: z.number().int(),
@@ -73,12 +83,14 @@ export async function deviceRoutes(app: App, ctx: AppContext): Promise<void> {
       schema: {
         tags: ['device'],
         summary:
-          'The ordered device list of an account (spec §4 order) with tab, search and expiry filter. ' +
-          'pageSize up to 100000 gives the full list; withCounts adds the tab counts and total.',
+          'The ordered device list of an account (spec §4 order) with tab, search and expiry filter. Full items ' +
+          `for pages of up to ${FULL_ITEMS_MAX} rows; compact: true gives compact items for pages of up to 100000 ` +
+          '(the whole list at once). withCounts adds the tab counts and the total.',
         body: z.object({
           ...listFilter,
           pageNum: z.number().int().min(1).max(1_000_000).default(1),
           pageSize: z.number().int().min(1).max(100_000).default(15),
+          compact: z.boolean().default(false),
           withCounts: z.boolean().default(false),
         }),
         response: {
@@ -86,7 +98,7 @@ export async function deviceRoutes(app: App, ctx: AppContext): Promise<void> {
             z.object({
               pageNum: z.number().int(),
               pageSize: z.number().int(),
-              list: z.array(deviceItemSchema),
+              list: z.union([z.array(deviceItemSchema), z.array(compactItemSchema)]),
               /** True when a next page exists. */
               hasMore: z.boolean(),
               total: z.number().int().nullable(),
@@ -96,23 +108,35 @@ export async function deviceRoutes(app: App, ctx: AppContext): Promise<void> {
         },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const b = req.body;
+      if (!b.compact && b.pageSize > FULL_ITEMS_MAX) throw badRequest('invalidParam', { field: 'pageSize' });
       const q = await buildQuery(ctx, req.user!, b);
       const offset = (b.pageNum - 1) * b.pageSize;
-      const [rows, counts] = await Promise.all([
-        listPage(ctx, q, offset, b.pageSize + 1),
-        b.withCounts ? tabCounts(ctx, q) : Promise.resolve(null),
-      ]);
       const now = q.now.getTime();
-      const list = rows.slice(0, b.pageSize).map((r) => presentDevice(r, now));
+      const counts = b.withCounts ? tabCounts(ctx, q) : Promise.resolve(null);
+      if (b.compact) {
+        const [rows, c] = await Promise.all([listCompact(ctx, q, offset, b.pageSize + 1), counts]);
+        const list = rows.slice(0, b.pageSize).map((r) => presentCompact(r, now));
+        const page = {
+          pageNum: b.pageNum,
+          pageSize: b.pageSize,
+          list,
+          hasMore: rows.length > b.pageSize,
+          total: c ? c[b.tab] : null,
+          counts: c,
+        };
+        // Long lists are written as one string: the per-item response validation would cost more than the query.
+        return reply.type('application/json; charset=utf-8').send(JSON.stringify(ok(page)) as never);
+      }
+      const [rows, c] = await Promise.all([listPage(ctx, q, offset, b.pageSize + 1), counts]);
       return ok({
         pageNum: b.pageNum,
         pageSize: b.pageSize,
-        list,
+        list: rows.slice(0, b.pageSize).map((r) => presentDevice(r, now)),
         hasMore: rows.length > b.pageSize,
-        total: counts ? counts[b.tab] : null,
-        counts,
+        total: c ? c[b.tab] : null,
+        counts: c,
       });
     },
   );
