@@ -339,6 +339,14 @@ describe('POST /device/findByUserId and /device/countByUserId', () => {
     const p2 = await expectOk<Page>(agentA.post('/device/findByUserId', { pageSize: 3, pageNum: 2 }));
     expect(p2.list.map((d) => d.terminalID)).toEqual(['861000000000004']);
     expect(p2.hasMore).toBe(false);
+    const compact = await expectOk<{ list: { terminalID: string; state: string; expire: number | null }[] }>(
+      agentA.post('/device/findByUserId', { compact: true, pageSize: 100_000 }),
+    );
+    expect(compact.list.map((d) => [d.terminalID, d.state])).toEqual(page4());
+    expect(compact.list[2].expire).toBeLessThan(Date.now());
+    expect((await agentA.post('/device/findByUserId', { pageSize: 5000 })).meta.message).toBe(
+      'Invalid parameter: pageSize',
+    );
     const counts = await expectOk<Record<string, number>>(
       agentA.post('/device/countByUserId', { keyword: '86100000000000' }),
     );

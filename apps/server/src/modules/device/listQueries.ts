@@ -12,10 +12,8 @@
 // A page reads the segments in turn and stops once it has offset + limit rows, so the first page of a
 // 100,000-device subtree reads a few dozen index entries instead of sorting the subtree.
 
-import { sortDevices } from '@carhere/domain';
 import { type Expression, type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { AppContext } from '../../context.ts';
-import { compactToDomainEntry } from './presenter.ts';
 
 /** Domain tab names (DeviceTab) plus 'all'. */
 export type ListTab = 'all' | 'unknown' | 'online' | 'offline' | 'unactivated' | 'expired';
