@@ -13,12 +13,16 @@ async function serve(): Promise<void> {
   const { serveComponents } = await import('./components.ts');
   const running = await startServer(config, { logger: process.env.LOG_HTTP === '1', components: serveComponents });
   const shown = running.url.replace('0.0.0.0', 'localhost').replace('[::]', 'localhost');
-  console.log(`Carhere is running at ${shown}  (database: ${running.ctx.dbHandle.kind}${running.ctx.dbHandle.kind === 'pglite' ? ` in ${config.dataDir}` : ''})`);
+  console.log(
+    `Carhere is running at ${shown}  (database: ${running.ctx.dbHandle.kind}${running.ctx.dbHandle.kind === 'pglite' ? ` in ${config.dataDir}` : ''})`,
+  );
   console.log(`  API docs: ${shown}/api/docs`);
   if (running.seed.created) {
     console.log('  First run: accounts created');
     if (running.seed.adminPasswordGenerated) {
-      console.log(`    admin / ${running.seed.adminPassword}   (generated; shown only this once — set ADMIN_PASSWORD to choose it)`);
+      console.log(
+        `    admin / ${running.seed.adminPassword}   (generated; shown only this once — set ADMIN_PASSWORD to choose it)`,
+      );
     } else {
       console.log('    admin / (the password from ADMIN_PASSWORD)');
     }

@@ -33,7 +33,8 @@ function int(value: string | undefined, fallback: number, name: string): number 
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const appEnv = (env.APP_ENV ?? 'live') as AppEnv;
-  if (!['live', 'test', 'local'].includes(appEnv)) throw new Error(`APP_ENV must be live, test or local, got "${appEnv}"`);
+  if (!['live', 'test', 'local'].includes(appEnv))
+    throw new Error(`APP_ENV must be live, test or local, got "${appEnv}"`);
   return {
     port: int(env.PORT, 8080, 'PORT'),
     host: env.HOST ?? '0.0.0.0',

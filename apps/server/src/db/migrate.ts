@@ -23,7 +23,9 @@ export async function migrate(pool: pg.Pool, dir = migrationsDir): Promise<strin
     // One migrator at a time across processes sharing a PostgreSQL server.
     await client.query('SELECT pg_advisory_lock(4242001)');
     try {
-      const done = new Set((await client.query<{ name: string }>('SELECT name FROM schema_migrations')).rows.map((r) => r.name));
+      const done = new Set(
+        (await client.query<{ name: string }>('SELECT name FROM schema_migrations')).rows.map((r) => r.name),
+      );
       const applied: string[] = [];
       for (const m of listMigrations(dir)) {
         if (done.has(m.name)) continue;

@@ -20,17 +20,39 @@ export async function seedFirstRun(db: Kysely<Database>, adminPassword: string |
     const password = adminPassword ?? generatePassword();
     const admin = await trx
       .insertInto('users')
-      .values({ username: 'admin', password_hash: await hashPassword(password), nickname: 'Administrator', role: ADMIN_ROLE, parent_id: null, expire_at: null })
+      .values({
+        username: 'admin',
+        password_hash: await hashPassword(password),
+        nickname: 'Administrator',
+        role: ADMIN_ROLE,
+        parent_id: null,
+        expire_at: null,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
-    await trx.updateTable('users').set({ path: `/${admin.id}/` }).where('id', '=', admin.id).execute();
+    await trx
+      .updateTable('users')
+      .set({ path: `/${admin.id}/` })
+      .where('id', '=', admin.id)
+      .execute();
     // The demo account logs in through /api/login/demo only; its password is random and never shown.
     const demo = await trx
       .insertInto('users')
-      .values({ username: 'demo', password_hash: await hashPassword(generatePassword()), nickname: 'Demo', role: USER_ROLE, parent_id: admin.id, expire_at: null })
+      .values({
+        username: 'demo',
+        password_hash: await hashPassword(generatePassword()),
+        nickname: 'Demo',
+        role: USER_ROLE,
+        parent_id: admin.id,
+        expire_at: null,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
-    await trx.updateTable('users').set({ path: `/${admin.id}/${demo.id}/` }).where('id', '=', demo.id).execute();
+    await trx
+      .updateTable('users')
+      .set({ path: `/${admin.id}/${demo.id}/` })
+      .where('id', '=', demo.id)
+      .execute();
     await trx
       .insertInto('settings')
       .values({ key: 'demo_account', value: JSON.stringify({ username: 'demo', enabled: true }) })

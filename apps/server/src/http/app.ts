@@ -119,7 +119,11 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions): Promise<
     });
   } else {
     app.get('/', { schema: { hide: true } }, async (_req, reply) =>
-      reply.type('text/html').send('<!doctype html><html><body>Carhere API is running. The web app is not built: run <code>npm run build</code>.</body></html>'),
+      reply
+        .type('text/html')
+        .send(
+          '<!doctype html><html><body>Carhere API is running. The web app is not built: run <code>npm run build</code>.</body></html>',
+        ),
     );
   }
 

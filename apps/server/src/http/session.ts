@@ -56,7 +56,17 @@ export async function loadSession(ctx: AppContext, req: FastifyRequest): Promise
   const row = await ctx.db
     .selectFrom('sessions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')
-    .select(['s.id as sid', 's.expires_at', 'u.id', 'u.username', 'u.nickname', 'u.role', 'u.path', 'u.lang', 'u.time_zone'])
+    .select([
+      's.id as sid',
+      's.expires_at',
+      'u.id',
+      'u.username',
+      'u.nickname',
+      'u.role',
+      'u.path',
+      'u.lang',
+      'u.time_zone',
+    ])
     .where('s.id', '=', hashToken(token))
     .executeTakeFirst();
   if (!row) return null;

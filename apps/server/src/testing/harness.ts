@@ -67,7 +67,10 @@ export class ApiClient {
   lang = 'en';
   constructor(private readonly server: Running) {}
 
-  async post<T = unknown>(url: string, body?: unknown): Promise<{ status: number; meta: { success: boolean; message: string; code: number }; data: T }> {
+  async post<T = unknown>(
+    url: string,
+    body?: unknown,
+  ): Promise<{ status: number; meta: { success: boolean; message: string; code: number }; data: T }> {
     const res = await this.server.app.inject({
       method: 'POST',
       url: `/api${url}`,
@@ -79,7 +82,9 @@ export class ApiClient {
     return { status: res.statusCode, meta: json.meta, data: json.data };
   }
 
-  async get<T = unknown>(url: string): Promise<{ status: number; meta: { success: boolean; message: string; code: number }; data: T }> {
+  async get<T = unknown>(
+    url: string,
+  ): Promise<{ status: number; meta: { success: boolean; message: string; code: number }; data: T }> {
     const res = await this.server.app.inject({
       method: 'GET',
       url: `/api${url}`,

@@ -68,7 +68,10 @@ export async function callEnvelope<T>(url: string, body?: unknown, opts: CallOpt
   const method = opts.method ?? 'POST';
   const controller = new AbortController();
   const timeoutMs = opts.timeoutMs ?? REQUEST_TIMEOUT_MS;
-  const timer = timeoutMs > 0 ? setTimeout(() => controller.abort(new DOMException('timeout', 'TimeoutError')), timeoutMs) : undefined;
+  const timer =
+    timeoutMs > 0
+      ? setTimeout(() => controller.abort(new DOMException('timeout', 'TimeoutError')), timeoutMs)
+      : undefined;
   const onAbort = () => controller.abort(opts.signal?.reason);
   opts.signal?.addEventListener('abort', onAbort);
   mark(url, 1);
@@ -98,7 +101,8 @@ export async function callEnvelope<T>(url: string, body?: unknown, opts: CallOpt
       throw new ApiFailure(i18n.t('common:error.sessionExpired'), 'session', envelope.meta);
     }
     if (!envelope?.meta) throw new ApiFailure(i18n.t('common:error.server'), 'server');
-    if (res.status >= 500) throw new ApiFailure(envelope.meta.message || i18n.t('common:error.server'), 'server', envelope.meta);
+    if (res.status >= 500)
+      throw new ApiFailure(envelope.meta.message || i18n.t('common:error.server'), 'server', envelope.meta);
     return envelope;
   } finally {
     clearTimeout(timer);

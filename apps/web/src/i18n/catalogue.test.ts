@@ -19,7 +19,9 @@ function load(lang: string, ns: string): string[] | null {
 }
 
 const languages = readdirSync(dir);
-const namespaces = [...new Set(languages.flatMap((l) => readdirSync(join(dir, l)).map((f) => f.replace(/\.json$/, ''))))];
+const namespaces = [
+  ...new Set(languages.flatMap((l) => readdirSync(join(dir, l)).map((f) => f.replace(/\.json$/, '')))),
+];
 
 describe('locale catalogues', () => {
   it('has the bundled languages', () => {
@@ -33,8 +35,14 @@ describe('locale catalogues', () => {
       const en = load('en', ns);
       expect(cn, `cn/${ns}.json missing`).not.toBeNull();
       expect(en, `en/${ns}.json missing`).not.toBeNull();
-      expect(cn!.filter((k) => !en!.includes(k)), `keys in cn/${ns} missing in en`).toEqual([]);
-      expect(en!.filter((k) => !cn!.includes(k)), `keys in en/${ns} missing in cn`).toEqual([]);
+      expect(
+        cn!.filter((k) => !en!.includes(k)),
+        `keys in cn/${ns} missing in en`,
+      ).toEqual([]);
+      expect(
+        en!.filter((k) => !cn!.includes(k)),
+        `keys in en/${ns} missing in cn`,
+      ).toEqual([]);
     });
 
     it(`namespace ${ns}: other languages use only keys that exist in en`, () => {
@@ -42,7 +50,10 @@ describe('locale catalogues', () => {
       for (const lang of languages.filter((l) => l !== 'en' && l !== 'cn')) {
         const other = load(lang, ns);
         if (other === null) continue;
-        expect(other.filter((k) => !en.includes(k)), `${lang}/${ns} has unknown keys`).toEqual([]);
+        expect(
+          other.filter((k) => !en.includes(k)),
+          `${lang}/${ns} has unknown keys`,
+        ).toEqual([]);
       }
     });
   }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClient, TEST_ADMIN_PASSWORD, type TestServer, createTestServer } from '../../testing/harness.ts';
+import { ApiClient, createTestServer, TEST_ADMIN_PASSWORD, type TestServer } from '../../testing/harness.ts';
 
 describe('login, session and logout (spec §8)', () => {
   let server: TestServer;
@@ -11,7 +11,11 @@ describe('login, session and logout (spec §8)', () => {
   });
 
   it('answers 200 with the user info and sets an httpOnly SameSite cookie', async () => {
-    const res = await server.app.inject({ method: 'POST', url: '/api/login', payload: { username: 'admin', password: TEST_ADMIN_PASSWORD } });
+    const res = await server.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      payload: { username: 'admin', password: TEST_ADMIN_PASSWORD },
+    });
     const body = res.json();
     expect(body.meta).toMatchObject({ success: true, code: 200 });
     expect(body.data.userInfo).toMatchObject({ username: 'admin', role: 1, ancestors: '0' });
@@ -24,7 +28,11 @@ describe('login, session and logout (spec §8)', () => {
   });
 
   it('a remembered login gets a long-lived cookie', async () => {
-    const res = await server.app.inject({ method: 'POST', url: '/api/login', payload: { username: 'admin', password: TEST_ADMIN_PASSWORD, remember: true } });
+    const res = await server.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      payload: { username: 'admin', password: TEST_ADMIN_PASSWORD, remember: true },
+    });
     expect(String(res.headers['set-cookie'])).toMatch(/Expires=/);
   });
 
@@ -42,7 +50,14 @@ describe('login, session and logout (spec §8)', () => {
     const { hashPassword } = await import('./password.ts');
     await server.ctx.db
       .insertInto('users')
-      .values({ username: 'old', password_hash: await hashPassword('Old-pass-1'), role: 3, parent_id: '1', path: '/1/99/', expire_at: new Date('2020-01-01') })
+      .values({
+        username: 'old',
+        password_hash: await hashPassword('Old-pass-1'),
+        role: 3,
+        parent_id: '1',
+        path: '/1/99/',
+        expire_at: new Date('2020-01-01'),
+      })
       .execute();
     expect((await new ApiClient(server).login('old', 'Old-pass-1')).meta.code).toBe(208);
   });
@@ -97,7 +112,9 @@ describe('login, session and logout (spec §8)', () => {
     expect(health.json().data.status).toBe('ok');
     const doc = (await server.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
     expect(doc.openapi).toMatch(/^3\./);
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/login', '/api/logout', '/api/user/findById', '/api/health']));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(['/api/login', '/api/logout', '/api/user/findById', '/api/health']),
+    );
     expect(doc.paths['/api/login'].post.requestBody).toBeDefined();
   });
 });

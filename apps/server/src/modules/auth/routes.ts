@@ -46,7 +46,8 @@ export async function authRoutes(app: App, ctx: AppContext): Promise<void> {
       config: { public: true },
       schema: {
         tags: ['auth'],
-        summary: 'Log in; meta.code 200 success, 201 user name error, 202 wrong password, 208 expired, 209 wrong username or password',
+        summary:
+          'Log in; meta.code 200 success, 201 user name error, 202 wrong password, 208 expired, 209 wrong username or password',
         body: loginBody,
         response: { 200: envelopeOf(loginData), 429: envelopeOf(z.null()) },
       },
@@ -72,7 +73,8 @@ export async function authRoutes(app: App, ctx: AppContext): Promise<void> {
         limiter.recordFailure(username, req.ip);
         return fail(209, translate('login209', lang)) as never;
       }
-      if (user.expire_at && user.expire_at.getTime() < Date.now()) return fail(208, translate('login208', lang)) as never;
+      if (user.expire_at && user.expire_at.getTime() < Date.now())
+        return fail(208, translate('login208', lang)) as never;
       limiter.recordSuccess(username);
       await createSession(ctx, reply, req, user.id, req.body.remember === true);
       return ok(
@@ -94,7 +96,11 @@ export async function authRoutes(app: App, ctx: AppContext): Promise<void> {
     },
     async (req, reply) => {
       const lang = callerLang(req);
-      const setting = await ctx.db.selectFrom('settings').select('value').where('key', '=', DEMO_SETTING).executeTakeFirst();
+      const setting = await ctx.db
+        .selectFrom('settings')
+        .select('value')
+        .where('key', '=', DEMO_SETTING)
+        .executeTakeFirst();
       const demo = (setting?.value ?? null) as { username?: string; enabled?: boolean } | null;
       if (!demo?.enabled || !demo.username) return fail(403, translate('demoDisabled', lang)) as never;
       const user = await ctx.db
@@ -113,7 +119,10 @@ export async function authRoutes(app: App, ctx: AppContext): Promise<void> {
 
   app.post(
     '/logout',
-    { config: { public: true }, schema: { tags: ['auth'], summary: 'Log out (ends this session)', response: { 200: envelopeOf(z.null()) } } },
+    {
+      config: { public: true },
+      schema: { tags: ['auth'], summary: 'Log out (ends this session)', response: { 200: envelopeOf(z.null()) } },
+    },
     async (req, reply) => {
       await destroySession(ctx, req, reply);
       return ok(null);
@@ -124,11 +133,19 @@ export async function authRoutes(app: App, ctx: AppContext): Promise<void> {
     '/session',
     {
       config: { public: true },
-      schema: { tags: ['auth'], summary: 'The current session user, or null', response: { 200: envelopeOf(loginData) } },
+      schema: {
+        tags: ['auth'],
+        summary: 'The current session user, or null',
+        response: { 200: envelopeOf(loginData) },
+      },
     },
     async (req) => {
       if (!req.user) return ok(null);
-      const user = await ctx.db.selectFrom('users').select(userColumns).where('id', '=', req.user.id).executeTakeFirstOrThrow();
+      const user = await ctx.db
+        .selectFrom('users')
+        .select(userColumns)
+        .where('id', '=', req.user.id)
+        .executeTakeFirstOrThrow();
       return ok({ userInfo: presentUser(user), permissions: req.permissions });
     },
   );

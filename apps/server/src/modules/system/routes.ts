@@ -13,7 +13,9 @@ export async function systemRoutes(app: App, ctx: AppContext): Promise<void> {
       schema: {
         tags: ['system'],
         summary: 'Liveness and database check',
-        response: { 200: envelopeOf(z.object({ status: z.literal('ok'), database: z.string(), uptimeSeconds: z.number() })) },
+        response: {
+          200: envelopeOf(z.object({ status: z.literal('ok'), database: z.string(), uptimeSeconds: z.number() })),
+        },
       },
     },
     async () => {
@@ -35,7 +37,11 @@ export async function systemRoutes(app: App, ctx: AppContext): Promise<void> {
       },
     },
     async () => {
-      const demo = await ctx.db.selectFrom('settings').select('value').where('key', '=', DEMO_SETTING).executeTakeFirst();
+      const demo = await ctx.db
+        .selectFrom('settings')
+        .select('value')
+        .where('key', '=', DEMO_SETTING)
+        .executeTakeFirst();
       const demoEnabled = Boolean((demo?.value as { enabled?: boolean } | undefined)?.enabled);
       return ok({ appDownloadUrl: ctx.config.appDownloadUrl, demoEnabled, environment: ctx.config.appEnv });
     },

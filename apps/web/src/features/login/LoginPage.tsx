@@ -21,7 +21,10 @@ export default function LoginPage() {
   const navigate = useNavigate();
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState<'login' | 'demo' | null>(null);
-  const config = useQuery({ queryKey: ['config/public'], queryFn: () => api<PublicConfig>('/config/public', undefined, { method: 'GET' }) });
+  const config = useQuery({
+    queryKey: ['config/public'],
+    queryFn: () => api<PublicConfig>('/config/public', undefined, { method: 'GET' }),
+  });
   const remembered = authStore.rememberedUsername();
 
   const finish = (data: LoginData) => {
@@ -78,7 +81,9 @@ export default function LoginPage() {
             {t('login.title')}
           </Typography.Title>
         </Space>
-        {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 16 }} data-testid="login-error" />}
+        {error && (
+          <Alert type="error" showIcon message={error} style={{ marginBottom: 16 }} data-testid="login-error" />
+        )}
         <Form<LoginForm>
           layout="vertical"
           initialValues={{ username: remembered, password: '', remember: remembered !== '' }}
@@ -107,7 +112,13 @@ export default function LoginPage() {
           </Button>
         </Form>
         {config.data?.demoEnabled && (
-          <Button block style={{ marginTop: 12 }} loading={busy === 'demo'} onClick={() => void tryDemo()} data-testid="login-demo">
+          <Button
+            block
+            style={{ marginTop: 12 }}
+            loading={busy === 'demo'}
+            onClick={() => void tryDemo()}
+            data-testid="login-demo"
+          >
             {t('login.demo')}
           </Button>
         )}
