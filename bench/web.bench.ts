@@ -1,16 +1,18 @@
-// Web benchmark (issue 7): initial JavaScript (gzip) of the login and monitoring routes; time to filter a
+// Web benchmark (issue 7): initial JavaScript (gzip) of the login and monitoring routes; a 777,600-fix track
+// (decode, stops, decimation); time to filter a
 // 10,000-device list per keystroke in Chromium (baseline: an unvirtualised naive render of the same list);
 // frame rate of the monitoring map with 10,000 clustered devices receiving 1,000 updates/s (baseline:
 // leaflet.markercluster moving each marker as its message arrives). Ends with the JSON line (frame rate).
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'vite';
 import { launchBrowser } from '../e2e/harness.ts';
 import { entryKey, gzipBytes, readManifest, staticClosure } from './web/bundleSize.ts';
 import { FLEET_SIZE, makeFleet } from './web/fleet.ts';
+import { LONG_TRACK_FIXES, longCompactTrack, longTrackFigures } from './web/longTrack.ts';
 import { filterTimes, frameRate, naiveFilterTimes } from './web/measure.ts';
-import { startMockServer } from './web/mockServer.ts';
+import { ok, startMockServer } from './web/mockServer.ts';
 
 const WEB = join(import.meta.dirname, '..', 'apps', 'web');
 const HOME_MODULE = 'src/features/home/HomePage.tsx';
@@ -43,6 +45,17 @@ console.log(
   `initial JS, monitoring route: ${kb(monitorBytes)} gzip (login + the monitoring page; map providers and 9 languages lazy)`,
 );
 
+// 2. A 90-day track (777,600 fixes): decode, stops, decimation for drawing.
+const long = longTrackFigures();
+console.log(
+  `track of ${LONG_TRACK_FIXES} fixes (${long.encodedMB.toFixed(1)} MB compact): decode + distances ${long.decodeMs.toFixed(0)} ms, ${long.stops} stops found in ${long.stopsMs.toFixed(0)} ms`,
+);
+for (const s of long.simplifyMs) {
+  console.log(
+    `  drawn at zoom ${s.zoom}: ${s.points} points (${((s.points / LONG_TRACK_FIXES) * 100).toFixed(2)} %), ${s.ms.toFixed(0)} ms`,
+  );
+}
+
 await build({
   root: join(import.meta.dirname, 'web', 'baseline'),
   configFile: false,
@@ -52,7 +65,16 @@ await build({
 });
 
 const fleet = makeFleet();
-const server = await startMockServer(dist, fleet, { '/baseline/': baselineDist });
+const longAnswer = ok([
+  {
+    deviceId: fleet[0].deviceId,
+    terminalID: fleet[0].terminalID,
+    count: LONG_TRACK_FIXES,
+    format: 'compact',
+    compact: longCompactTrack(),
+  },
+]);
+const server = await startMockServer(dist, fleet, { '/baseline/': baselineDist }, () => longAnswer);
 const browser = await launchBrowser();
 let fps = 0;
 let baselineFps = 0;
@@ -61,7 +83,7 @@ try {
   // tsx compiles the measuring functions with esbuild's keepNames, which calls a __name helper in the page.
   await context.addInitScript('window.__name = (fn) => fn;');
 
-  // 2. Filtering 10,000 devices per keystroke.
+  // 3. Filtering 10,000 devices per keystroke.
   const page = await context.newPage();
   await page.goto(`${server.url}/index/home`);
   await page.getByTestId('device-row').first().waitFor({ timeout: 60_000 });
@@ -85,7 +107,7 @@ try {
     `  baseline (unvirtualised naive render): median ${median(naive).toFixed(1)} ms, p95 ${p95(naive).toFixed(1)} ms, max ${Math.max(...naive).toFixed(1)} ms`,
   );
 
-  // 3. Map frame rate with 10,000 clustered devices and 1,000 updates/s.
+  // 4. Map frame rate with 10,000 clustered devices and 1,000 updates/s.
   server.setUpdateRate(UPDATES_PER_SECOND);
   await page.waitForTimeout(2000);
   const oursFrames = await frameRate(page, MEASURE_MS);
@@ -95,6 +117,27 @@ try {
     `map, ${FLEET_SIZE} devices, ${UPDATES_PER_SECOND} updates/s: ${fps.toFixed(1)} fps, longest frame ${oursFrames.longestFrameMs.toFixed(0)} ms (${shown} markers and clusters drawn; target ≥ 30 fps)`,
   );
   await page.close();
+
+  // 5. The 90-day track in the browser: from the query to the drawn track, then playing at 32×.
+  const trackPage = await context.newPage();
+  server.setUpdateRate(0);
+  const queried = Date.now();
+  await trackPage.goto(`${server.url}/index/track?terminalID=${fleet[0].terminalID}`);
+  await trackPage.getByTestId('track-summary').waitFor({ timeout: 120_000 });
+  await trackPage.getByTestId('speed-chart').waitFor();
+  const shownMs = Date.now() - queried;
+  await trackPage.getByTestId('playback-speed').click();
+  await trackPage.getByTitle('32×').click();
+  await trackPage.getByTestId('playback-play').click();
+  const playing = await frameRate(trackPage, 5000);
+  console.log(
+    `90-day track (${LONG_TRACK_FIXES} fixes) in the browser: page open to track drawn ${shownMs} ms; playing at 32×: ${playing.fps.toFixed(1)} fps, longest frame ${playing.longestFrameMs.toFixed(0)} ms`,
+  );
+  await trackPage.screenshot({ path: join(work, 'long-track.png') }).then(() => {
+    if (process.env.BENCH_SCREENSHOT) copyFileSync(join(work, 'long-track.png'), process.env.BENCH_SCREENSHOT);
+  });
+  await trackPage.close();
+  server.setUpdateRate(UPDATES_PER_SECOND);
 
   const base = await context.newPage();
   await base.goto(`${server.url}/baseline/`);

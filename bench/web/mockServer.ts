@@ -14,7 +14,7 @@ const TYPES: Record<string, string> = {
   '.json': 'application/json',
 };
 
-const ok = (data: unknown) => JSON.stringify({ meta: { success: true, message: 'ok', code: 200 }, data });
+export const ok = (data: unknown) => JSON.stringify({ meta: { success: true, message: 'ok', code: 200 }, data });
 
 export interface MockServer {
   url: string;
@@ -27,6 +27,8 @@ export async function startMockServer(
   distDir: string,
   fleet: FleetDevice[],
   extraRoots: Record<string, string> = {},
+  /** The answer of /api/track/find (JSON text), when the benchmark plays a track. */
+  trackAnswer: () => string = () => ok([]),
 ): Promise<MockServer> {
   const session = {
     userInfo: {
@@ -56,6 +58,7 @@ export async function startMockServer(
         return res.end(ok({ total: fleet.length, list: fleet.map((d) => toLocation(d, now)) }));
       }
       if (url.pathname === '/api/map/getKey') return res.end(ok(null));
+      if (url.pathname === '/api/track/find') return res.end(trackAnswer());
       return res.end(ok({ total: 0, list: [] }));
     }
     const prefix = Object.keys(extraRoots).find((p) => url.pathname.startsWith(p));

@@ -9,6 +9,7 @@ import { keptBefore } from '../data/decimate.ts';
 import type { PlaybackClock } from '../data/playbackClock.ts';
 import { positionAt } from '../data/trackData.ts';
 import type { TrackView } from '../trackView.ts';
+import { trackLatLngs } from './trackLatLngs.ts';
 
 /** The played line is redrawn at most this often (ms); the car moves every frame. */
 const PLAYED_REDRAW_MS = 100;
@@ -45,9 +46,11 @@ export function PlaybackCar({ view, clock, follow }: { view: TrackView; clock: P
         lastDraw = now;
         const idx = view.simplifier.indexesAt(map.getZoom());
         const upto = keptBefore(idx, Math.floor(cursor));
-        const latlngs: L.LatLng[] = [];
-        for (let k = 0; k <= upto; k++) latlngs.push(L.latLng(data.lats[idx[k]], data.lons[idx[k]]));
-        latlngs.push(L.latLng(p.lat, p.lon));
+        const latlngs = trackLatLngs(map, data, idx.subarray(0, upto + 1));
+        const car = L.latLng(p.lat, p.lon);
+        // The played line ends at the car (the last run of a clipped track).
+        if (latlngs.length > 0 && Array.isArray(latlngs[0])) (latlngs[latlngs.length - 1] as L.LatLng[]).push(car);
+        else (latlngs as L.LatLng[]).push(car);
         played.setLatLngs(latlngs);
       }
       if (follow && playing && !map.getBounds().pad(-0.2).contains([p.lat, p.lon])) map.panTo([p.lat, p.lon]);
@@ -55,10 +58,10 @@ export function PlaybackCar({ view, clock, follow }: { view: TrackView; clock: P
     update(true);
     const off = clock.subscribe(() => update(false));
     const onZoom = () => update(true);
-    map.on('zoomend', onZoom);
+    map.on('zoomend moveend', onZoom);
     return () => {
       off();
-      map.off('zoomend', onZoom);
+      map.off('zoomend moveend', onZoom);
       played.remove();
       car.remove();
     };

@@ -6,6 +6,7 @@ import { markerIcon } from '../../../map/layers/carIcon.ts';
 import { useLeafletMap } from '../../../map/mapContext.ts';
 import { formatDuration } from '../panel/formatDuration.ts';
 import type { TrackView } from '../trackView.ts';
+import { trackLatLngs } from './trackLatLngs.ts';
 
 export function TrackLine({ view }: { view: TrackView }) {
   const map = useLeafletMap();
@@ -16,14 +17,9 @@ export function TrackLine({ view }: { view: TrackView }) {
     const { data } = view;
     const group = L.layerGroup().addTo(map);
     const line = L.polyline([], { color: view.color, weight: 4, opacity: 0.75, interactive: false }).addTo(group);
-    const draw = () => {
-      const idx = view.simplifier.indexesAt(map.getZoom());
-      const latlngs = new Array<L.LatLng>(idx.length);
-      for (let k = 0; k < idx.length; k++) latlngs[k] = L.latLng(data.lats[idx[k]], data.lons[idx[k]]);
-      line.setLatLngs(latlngs);
-    };
+    const draw = () => line.setLatLngs(trackLatLngs(map, data, view.simplifier.indexesAt(map.getZoom())));
     draw();
-    map.on('zoomend', draw);
+    map.on('zoomend moveend', draw);
     const last = data.length - 1;
     L.marker([data.lats[0], data.lons[0]], { icon: markerIcon('#16a34a', t('pin.start')), zIndexOffset: 500 })
       .bindTooltip(t('pin.startTooltip'))
@@ -37,7 +33,7 @@ export function TrackLine({ view }: { view: TrackView }) {
         .addTo(group);
     }
     return () => {
-      map.off('zoomend', draw);
+      map.off('zoomend moveend', draw);
       group.remove();
     };
   }, [map, view, t]);
