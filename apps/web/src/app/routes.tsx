@@ -12,6 +12,7 @@ import {
   SettingOutlined,
 } from '@ant-design/icons';
 import type { ComponentType, ReactNode } from 'react';
+import { accountRoutes } from '../features/agent/routes.tsx';
 
 export interface FeatureRoute {
   /** Path below /index, e.g. 'home' or 'device/deviceList'. */
@@ -82,3 +83,4 @@ export const featureRoutes: FeatureRoute[] = [
     menu: { labelKey: 'common:menu.helpInterface', icon: <ApiOutlined />, order: 900 },
   },
 ];
+featureRoutes.push(...accountRoutes);

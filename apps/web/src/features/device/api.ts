@@ -1,0 +1,169 @@
+// Typed calls of the device-management screens (/api/device/*; apps/server/src/modules/device).
+import { api } from '../../api/client.ts';
+import type { Job } from '../agent/api.ts';
+
+export type DeviceTab = 'all' | 'online' | 'offline' | 'unactivated' | 'expired';
+export type ExpiryFilter = 'all' | 'within7Days' | 'within60Days' | 'expired';
+
+/** A device list item (spec §3). */
+export interface DeviceItem {
+  id: string;
+  terminalID: string;
+  displayName: string;
+  nickname: string;
+  carNumber: string;
+  telephone: string;
+  iccid: string;
+  state: 'zx' | 'lx' | 'wjh';
+  expire: string | null;
+  platformExpireAt: string | null;
+  userExpireAt: string | null;
+  expireManual: boolean;
+  activatedAt: string | null;
+  serviceTerm: number | null;
+  carIconState: string;
+  markerIcon: number;
+  runState: number;
+  timeZone: number;
+  host: string;
+  hasPicture: boolean;
+  device: { deviceType: number; iconType: number; protocol: number };
+  location: {
+    lat: number | null;
+    lon: number | null;
+    speed: number | null;
+    course: number | null;
+    stateTime: string | null;
+    utcTime: string | null;
+    deviceProtocol: number;
+  } | null;
+  user_id: string | null;
+  username: string | null;
+  realname: string | null;
+  role: number | null;
+  ancestors: string | null;
+}
+
+export interface TabCounts {
+  all: number;
+  online: number;
+  offline: number;
+  unactivated: number;
+  expired: number;
+  unknown: number;
+}
+
+export interface DeviceListFilter {
+  userId: string;
+  includeChildren: boolean;
+  tab: DeviceTab;
+  expiry: ExpiryFilter;
+  keyword: string;
+}
+
+export interface DevicePage {
+  pageNum: number;
+  pageSize: number;
+  list: DeviceItem[];
+  hasMore: boolean;
+  total: number | null;
+  counts: TabCounts | null;
+}
+
+export interface BatchResult {
+  success: number;
+  failed: { terminalID: string; message: string }[];
+}
+
+export interface BatchLimits {
+  devicesPerOperation: number;
+  devicesPerExport: number;
+  agentsPerExport: number;
+  daysPerExport: number;
+  devicesPerImport: number;
+}
+
+export interface DeviceImportResult {
+  success: number;
+  failure: number;
+  unqualified: number;
+  noFactoryTest: number;
+  notPreset: number;
+  alreadyStocked: number;
+  imported: string[];
+  rejected: { terminalID: string; reason: string; message: string }[];
+}
+
+function filterBody(f: DeviceListFilter) {
+  return {
+    userId: f.userId,
+    includeChildren: f.includeChildren,
+    tab: f.tab,
+    expiry: f.expiry,
+    ...(f.keyword.trim() ? { keyword: f.keyword.trim() } : {}),
+  };
+}
+
+/** The device list page; the caller passes the query's signal so a superseded request is cancelled. */
+export const findDevices = (f: DeviceListFilter, pageNum: number, pageSize: number, signal?: AbortSignal) =>
+  api<DevicePage>('/device/findByUserId', { ...filterBody(f), pageNum, pageSize }, { signal });
+export const countDevices = (f: DeviceListFilter, signal?: AbortSignal) =>
+  api<TabCounts>('/device/countByUserId', filterBody(f), { signal });
+export const findDevice = (id: string) => api<DeviceItem & { picture: string | null }>('/device/findById', { id });
+export const findByImeis = (text: string) =>
+  api<{
+    list: DeviceItem[];
+    notFound: { terminalID: string; message: string }[];
+    invalid: { line: number; value: string }[];
+  }>('/device/findByImeis', { text });
+export const batchLimits = () => api<BatchLimits>('/device/limits', undefined, { method: 'GET' });
+
+export interface DevicePatch {
+  nickname?: string;
+  sim?: string;
+  iccid?: string;
+  carNumber?: string;
+  iconType?: number;
+  timeZone?: number;
+  picture?: string | null;
+}
+export const updateDevice = (id: string, patch: DevicePatch) => api<{ id: string }>('/device/update', { id, ...patch });
+
+export const transferDevices = (terminalIDs: string[], userId: string) =>
+  api<BatchResult>('/device/transfer', { terminalIDs, userId });
+export const sellDevices = (terminalIDs: string[], target: { userId: string } | { asDeviceAccounts: true }) =>
+  api<BatchResult>('/device/userSale', { terminalIDs, ...target });
+export const resetDevices = (terminalIDs: string[]) => api<BatchResult>('/device/reset', { terminalIDs });
+export const setExpiry = (
+  terminalIDs: string[],
+  change: { platformExpireAt?: string | null; userExpireAt?: string | null },
+) => api<BatchResult>('/device/updateTime', { terminalIDs, ...change });
+export const setExpiryByImei = (
+  text: string,
+  change: { platformExpireAt?: string | null; userExpireAt?: string | null },
+) => api<BatchResult>('/device/updateTimeByImei', { text, ...change });
+export const setServiceTerm = (terminalIDs: string[], serviceTerm: number) =>
+  api<BatchResult>('/device/updateExpireType', { terminalIDs, serviceTerm });
+export const recalculateExpiry = (terminalIDs: string[]) => api<BatchResult>('/device/resetExpire', { terminalIDs });
+export const setField = (
+  path: '/device/updateIconType' | '/device/updateZone' | '/device/updateHost' | '/device/updateDevicesType',
+  terminalIDs: string[],
+  value: number | string,
+) => api<BatchResult>(path, { terminalIDs, value });
+export const sendCommands = (terminalIDs: string[], content: string) =>
+  api<{ terminalID: string; result: number | null; status: string; message: string }[]>('/command/addBatch', {
+    terminalIDs,
+    content,
+  });
+
+/** Starts a device import; imports have no request timeout (spec §7). */
+export const importDevices = (body: {
+  userId: string;
+  text: string;
+  protocol: number;
+  deviceType: number;
+  serviceTerm?: number | null;
+  iconType?: number;
+}) => api<Job<DeviceImportResult>>('/device/import', body, { timeoutMs: 0 });
+export const deviceImportJob = (id: string) =>
+  api<Job<DeviceImportResult>>(`/device/importJob?id=${encodeURIComponent(id)}`, undefined, { method: 'GET' });
