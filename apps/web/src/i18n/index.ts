@@ -24,8 +24,13 @@ export const LANGUAGE_NAMES: Record<Language, string> = {
 const LANG_KEY = 'useLang';
 
 type Catalogue = Record<string, unknown>;
-const bundled = import.meta.glob<Catalogue>('./locales/{cn,en}/*.json', { eager: true, import: 'default' });
-const lazy = import.meta.glob<Catalogue>(['./locales/*/*.json', '!./locales/{cn,en}/*.json'], { import: 'default' });
+// cn and en ship with the app and never fall back: their 'common' catalogue (login, layout, errors) is in the
+// first bundle, their feature catalogues are chunks requested as soon as i18next starts, so the login page
+// does not carry every screen's texts. The other nine languages load when chosen.
+const bundled = import.meta.glob<Catalogue>('./locales/{cn,en}/common.json', { eager: true, import: 'default' });
+const lazy = import.meta.glob<Catalogue>(['./locales/*/*.json', '!./locales/{cn,en}/common.json'], {
+  import: 'default',
+});
 
 function parse(path: string): { lang: string; ns: string } {
   const m = /\.\/locales\/([^/]+)\/([^/]+)\.json$/.exec(path);
@@ -40,6 +45,7 @@ for (const [path, cat] of Object.entries(bundled)) {
   resources[lang][ns] = cat;
   namespaces.add(ns);
 }
+for (const path of Object.keys(lazy)) namespaces.add(parse(path).ns);
 
 const lazyBackend: BackendModule = {
   type: 'backend',
