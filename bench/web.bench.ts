@@ -116,6 +116,39 @@ try {
   console.log(
     `map, ${FLEET_SIZE} devices, ${UPDATES_PER_SECOND} updates/s: ${fps.toFixed(1)} fps, longest frame ${oursFrames.longestFrameMs.toFixed(0)} ms (${shown} markers and clusters drawn; target ≥ 30 fps)`,
   );
+  // Off-screen moves are applied later: after the stream stops and the user pans, every marker in view
+  // must be where its device last reported.
+  server.setUpdateRate(0);
+  await page.waitForTimeout(2500);
+  for (const [dx, dy] of [
+    [500, 300],
+    [-1200, -200],
+  ]) {
+    await page.evaluate(
+      ([x, y]) =>
+        (window as unknown as { __carhereMap: { panBy(p: [number, number]): void } }).__carhereMap.panBy([x, y]),
+      [dx, dy],
+    );
+    await page.waitForTimeout(1500);
+  }
+  const drawn = await page.evaluate(() => {
+    type Layer = { options?: { title?: string }; getLatLng?: () => { lat: number; lng: number } };
+    const out: [string, number, number][] = [];
+    (window as unknown as { __carhereMap: { eachLayer(fn: (l: Layer) => void): void } }).__carhereMap.eachLayer((l) => {
+      const at = l.getLatLng?.();
+      if (l.options?.title && at) out.push([l.options.title, at.lat, at.lng]);
+    });
+    return out;
+  });
+  const byName = new Map(fleet.map((d) => [d.displayName, d]));
+  const stale = drawn.filter(([name, lat, lng]) => {
+    const d = byName.get(name);
+    return !d || Math.abs(d.lat - lat) > 1e-9 || Math.abs(d.lon - lng) > 1e-9;
+  });
+  console.log(
+    `  after panning: ${drawn.length} single markers in view checked, ${stale.length} not at their device's last position`,
+  );
+  if (drawn.length === 0 || stale.length > 0) throw new Error('markers in view are not at their last positions');
   await page.close();
 
   // 5. The 90-day track in the browser: from the query to the drawn track, then playing at 32×.

@@ -143,8 +143,16 @@ export class DeviceMarkerLayer {
     const visible: DeviceMarkerDatum[] = [];
     for (const d of devices) {
       const entry = this.entries.get(d.id);
-      const old = entry?.marker.getLatLng();
-      if (entry && old && d.id !== this.selectedId && !view.contains(old) && !view.contains([d.lat, d.lon])) {
+      if (!entry) {
+        visible.push(d);
+        continue;
+      }
+      const old = entry.marker.getLatLng();
+      if (old.lat === d.lat && old.lng === d.lon) {
+        // Not moved (a periodic restyle): any pending move is stale; only the look may change.
+        this.offscreen.delete(d.id);
+        this.restyle(entry, d);
+      } else if (d.id !== this.selectedId && !view.contains(old) && !view.contains([d.lat, d.lon])) {
         this.offscreen.set(d.id, d);
       } else {
         this.offscreen.delete(d.id);
