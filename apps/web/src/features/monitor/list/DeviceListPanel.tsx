@@ -2,7 +2,7 @@
 // IMEI or plate) and a virtual list in the domain's order.
 import { SearchOutlined } from '@ant-design/icons';
 import { Empty, Input, Spin } from 'antd';
-import { useDeferredValue, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { MonitorSession } from '../monitorSession.ts';
 import type { MonitorDevice } from '../types.ts';
@@ -25,16 +25,12 @@ export function DeviceListPanel({ session, loading, selectedId, onSelect, onCont
   const version = useStoreVersion(session);
   const [tab, setTab] = useState<ListTab>('all');
   const [query, setQuery] = useState('');
-  const deferredQuery = useDeferredValue(query);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: the store is mutable; its version says when it changed
   const sorted = useMemo(() => session.store.sorted(Date.now()), [session, version]);
   const now = Date.now();
   const counts = useMemo(() => listCounts(sorted, Date.now()), [sorted]);
-  const shown: MonitorDevice[] = useMemo(
-    () => filterDevices(sorted, tab, deferredQuery, Date.now()),
-    [sorted, tab, deferredQuery],
-  );
+  const shown: MonitorDevice[] = useMemo(() => filterDevices(sorted, tab, query, Date.now()), [sorted, tab, query]);
   const selectedIndex = selectedId ? shown.findIndex((d) => d.deviceId === selectedId) : -1;
 
   return (
