@@ -135,7 +135,7 @@ export async function sellDevices(
   await checkBatchSize(ctx, terminalIDs.length);
   const { devices, failed } = await resolveDevices(ctx, caller, terminalIDs, lang);
   const hash = await hashPassword(ctx.config.defaultResetPassword);
-  let success = 0;
+  const sold: string[] = [];
   for (const d of devices) {
     if (await usernameTaken(ctx, d.terminal_id)) {
       failed.push({ terminalID: d.terminal_id, message: translate('account.usernameTaken', lang) });
@@ -160,10 +160,10 @@ export async function sellDevices(
         .where('id', '=', caller.id)
         .execute();
     });
-    success++;
+    sold.push(d.terminal_id);
   }
-  if (success > 0) deviceChanged(ctx, { terminalIDs: devices.map((d) => d.terminal_id) });
-  return { success, failed };
+  deviceChanged(ctx, { terminalIDs: sold });
+  return { success: sold.length, failed };
 }
 
 /**

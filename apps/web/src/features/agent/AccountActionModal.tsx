@@ -5,7 +5,7 @@ import { App, type ButtonProps, Descriptions, Form, Input, InputNumber, Modal, R
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type AccountRow, changeRole, giveQuota, moveUser, quotaSummary, renameUser, usernameExists } from './api.ts';
-import { domainText, requiredRule } from './formRules.ts';
+import { domainText, requiredChoice, requiredRule } from './formRules.ts';
 import { useAssignableRoles } from './roles.ts';
 import { accountLabel } from './tree.ts';
 
@@ -87,12 +87,12 @@ export function AccountActionModal({ kind, account, agents, myId, onClose }: Pro
           </Form.Item>
         )}
         {kind === 'role' && (
-          <Form.Item name="role" label={t('field.role')} rules={[requiredRule(t('field.role'))]}>
+          <Form.Item name="role" label={t('field.role')} rules={[requiredChoice(t('field.role'))]}>
             <Select options={roles} />
           </Form.Item>
         )}
         {kind === 'move' && (
-          <Form.Item name="parentId" label={t('field.newParent')} rules={[requiredRule(t('field.newParent'))]}>
+          <Form.Item name="parentId" label={t('field.newParent')} rules={[requiredChoice(t('field.newParent'))]}>
             <Select showSearch optionFilterProp="label" options={targets} data-testid="account-new-parent" />
           </Form.Item>
         )}
@@ -113,7 +113,7 @@ export function AccountActionModal({ kind, account, agents, myId, onClose }: Pro
                 { value: 'take', label: t('quota.take') },
               ]}
             />
-            <Form.Item name="amount" label={t('quota.amount')} rules={[requiredRule(t('quota.amount'))]}>
+            <Form.Item name="amount" label={t('quota.amount')} rules={[requiredChoice(t('quota.amount'))]}>
               <InputNumber min={1} max={1_000_000} precision={0} style={{ width: '100%' }} data-testid="quota-amount" />
             </Form.Item>
             {!isAgent(account.role) && <div style={{ color: '#cf1322' }}>{t('quota.agentsOnly')}</div>}

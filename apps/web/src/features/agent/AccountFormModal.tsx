@@ -5,7 +5,7 @@ import { App, type ButtonProps, DatePicker, Form, Input, Modal, Select } from 'a
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { type AccountRow, insertUser, updateUser, usernameExists } from './api.ts';
-import { domainRule, domainText, requiredRule } from './formRules.ts';
+import { domainRule, domainText, requiredChoice, requiredRule } from './formRules.ts';
 import { useAssignableRoles } from './roles.ts';
 
 interface Values {
@@ -139,7 +139,7 @@ export function AccountFormModal({ mode, canSetExpiry, onClose }: AccountFormMod
             >
               <Input.Password autoComplete="new-password" data-testid="account-confirm-password" />
             </Form.Item>
-            <Form.Item name="role" label={t('field.role')} rules={[requiredRule(t('field.role'))]}>
+            <Form.Item name="role" label={t('field.role')} rules={[requiredChoice(t('field.role'))]}>
               <Select options={roles} data-testid="account-role" />
             </Form.Item>
           </>

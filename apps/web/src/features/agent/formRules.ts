@@ -19,7 +19,12 @@ export function domainRule(validate: (value: unknown) => Validated<unknown>): Ru
   };
 }
 
-/** "{field} can't be empty" (spec §5) for a required field. */
+/** "{field} can't be empty" (spec §5) for a required text field (blank text counts as empty). */
 export function requiredRule(field: string): Rule {
   return { required: true, whitespace: true, message: domainText('validation.required', { field }) };
+}
+
+/** "{field} can't be empty" for a required choice or number. */
+export function requiredChoice(field: string): Rule {
+  return { required: true, message: domainText('validation.required', { field }) };
 }

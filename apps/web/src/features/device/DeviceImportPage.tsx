@@ -9,7 +9,7 @@ import {
   requiresElevenDigitImei,
   SERVICE_TERMS,
 } from '@carhere/domain';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   Alert,
   App,
@@ -24,9 +24,10 @@ import {
   Select,
   Statistic,
   Table,
+  Typography,
 } from 'antd';
 import i18n from 'i18next';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAuth } from '../../auth/store.ts';
 import { quotaSummary } from '../agent/api.ts';
@@ -62,6 +63,15 @@ export default function DeviceImportPage() {
   const protocol = Form.useWatch('protocol', form) ?? 2;
   const parsed = parseImeiLines(text);
   const running = job.data?.status === 'running' || (jobId !== null && !job.data);
+  const queryClient = useQueryClient();
+  const finished = job.data?.status === 'done';
+  useEffect(() => {
+    // The import changed the quota and the device lists: read them again.
+    if (!finished) return;
+    void queryClient.invalidateQueries({ queryKey: ['quota'] });
+    void queryClient.invalidateQueries({ queryKey: ['devices'] });
+    void queryClient.invalidateQueries({ queryKey: ['deviceCounts'] });
+  }, [finished, queryClient]);
 
   const start = async () => {
     const v = await form.validateFields();
@@ -150,12 +160,17 @@ export default function DeviceImportPage() {
                 percent={percentOf(job.data)}
                 status={job.data?.status === 'failed' ? 'exception' : undefined}
               />
+              {job.data && (
+                <Typography.Text type="secondary" data-testid="import-progress">
+                  {t('import.processed', { processed: job.data.processed, total: job.data.total })}
+                </Typography.Text>
+              )}
               {job.data?.status === 'failed' && <Alert type="error" message={job.data.error} />}
               {result && (
                 <>
                   <Row gutter={8} style={{ margin: '12px 0' }}>
                     {COUNTS.map((c) => (
-                      <Col span={8} key={c}>
+                      <Col span={8} key={c} data-testid={`import-count-${c}`}>
                         <Statistic title={t(`import.count.${c}`)} value={result[c]} valueStyle={{ fontSize: 20 }} />
                       </Col>
                     ))}
