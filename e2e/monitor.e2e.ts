@@ -40,12 +40,14 @@ async function markerLatLng(page: Page, name: string): Promise<{ lat: number; ln
   }, name);
 }
 
-/** Picks a language in the header's menu (a hover menu: retried if it closed before the click landed). */
+/**
+ * Picks a language in the header's menu. The trigger is clicked without Playwright's "stable" wait (it counts
+ * animation frames, which a page busy with live updates delays); the menu item is then clicked normally.
+ */
 async function chooseLanguage(page: Page, name: string): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     try {
-      await page.getByTestId('language-switch').hover();
-      await page.getByTestId('language-switch').click();
+      await page.getByTestId('language-switch').click({ force: true });
       await page.getByRole('menuitem', { name, exact: true }).click({ timeout: 5000 });
       return;
     } catch (err) {
