@@ -15,7 +15,12 @@ export class NatsBus implements EventBus {
 
   static async connect(url: string, onError: (err: unknown, subject: string) => void = () => {}): Promise<NatsBus> {
     const servers = url.replace(/^nats:\/\//, '').split(',');
-    const nc = await connect({ servers, name: `carhere-${process.pid}`, maxReconnectAttempts: -1, reconnectTimeWait: 500 });
+    const nc = await connect({
+      servers,
+      name: `carhere-${process.pid}`,
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: 500,
+    });
     return new NatsBus(nc, onError);
   }
 
