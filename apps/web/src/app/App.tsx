@@ -6,7 +6,6 @@ import { useAuth } from '../auth/store.ts';
 import LoginPage from '../features/login/LoginPage.tsx';
 import NotFoundPage from '../features/notFound/NotFoundPage.tsx';
 import { decide, homeOf } from './guard.ts';
-import { MainLayout } from './MainLayout.tsx';
 import { featureRoutes } from './routes.tsx';
 
 function Loading() {
@@ -33,6 +32,9 @@ function Redirect() {
   return <Navigate to={homeOf(auth)} replace />;
 }
 
+// The signed-in layout (menus, notice, live connection) is not needed on the login page: load it lazily.
+const MainLayout = lazy(() => import('./MainLayout.tsx').then((m) => ({ default: m.MainLayout })));
+
 export function App() {
   const router = useMemo(
     () =>
@@ -52,7 +54,9 @@ export function App() {
           path: '/index',
           element: (
             <Guarded>
-              <MainLayout />
+              <Suspense fallback={<Loading />}>
+                <MainLayout />
+              </Suspense>
             </Guarded>
           ),
           children: [
