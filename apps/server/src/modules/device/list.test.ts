@@ -205,6 +205,11 @@ describe('device list order and filters equal the domain rules', () => {
         const bulk = (await listCompact(server.ctx, query('all', 'all', true), 0, 100_000)).map((r) => r.terminal_id);
         expect(got).toEqual(expected);
         expect(bulk).toEqual(expected);
+        const visible = visibleDevices(entries, { specialBrandAgent: true, now: NOW });
+        expect(await tabCounts(server.ctx, query('all', 'all', true))).toEqual({
+          ...countTabs(visible, NOW),
+          unknown: 0,
+        });
       }),
       { numRuns: 20 },
     );

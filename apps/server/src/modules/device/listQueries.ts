@@ -275,9 +275,12 @@ function tabCond(tab: ListTab): Cond {
 }
 
 /**
- * The whole order of the segments as three sort keys of one statement: the segment (online 1 moving, 2 stopped,
- * 3 no position; 4 offline; 8 not activated), the time that orders it (fix time online, last report offline),
- * and the IMEI in code-point order, as the domain compares strings.
+ * The whole order of the segments as two sort keys of one statement. The first packs the segment (online 1
+ * moving, 2 stopped, 3 no position; 4 offline; 8 not activated) and the time that orders it inside the segment
+ * (fix time online, last report offline; newest first, none last) into one float8, which sorts much faster
+ * than separate keys: segment × 10^14 + (5×10^13 − epoch ms), or + 9×10^13 without a time. Exact for times
+ * up to the year 3500 (epoch ms < 5×10^13); the gateway keeps far-future fixes out. The second key is the IMEI
+ * in code-point order, as the domain compares strings.
  */
 function orderKeys(now: Date) {
   // COALESCE: a device without a device_state row is offline (NULL would fall through the CASEs).
@@ -286,11 +289,13 @@ function orderKeys(now: Date) {
     WHEN NOT ${validPosition} THEN 3 WHEN ${movingCond(now)} THEN 1 ELSE 2 END`;
   const time = sql`CASE WHEN d.activated_at IS NULL THEN NULL WHEN NOT ${online} THEN ${lastReport}
     WHEN ${validPosition} THEN s.pos_time END`;
-  return [segment, sql`${time} DESC NULLS LAST`, byImei];
+  const key = sql`(${segment}) * 1e14::float8 + COALESCE(5e13::float8 - date_part('epoch', ${time}) * 1000, 9e13::float8)`;
+  return [key, byImei];
 }
 
 /** Sorting 100,000 rows needs more than the default 4 MB of sort memory to stay off the disk. */
-const BULK_WORK_MEM = sql.raw(`SET LOCAL work_mem = '64MB'`);
+const BULK_WORK_MEM_SQL = `SET LOCAL work_mem = '64MB'`;
+const BULK_WORK_MEM = sql.raw(BULK_WORK_MEM_SQL);
 
 async function orderedIdsBulk(
   ctx: Pick<AppContext, 'db'>,
@@ -328,31 +333,85 @@ export interface CompactDbRow {
   course: number | null;
 }
 
-const epochMs = (column: RawBuilder<unknown>) => sql`(extract(epoch FROM ${column}) * 1000)::float8`;
+// date_part gives float8 (extract gives numeric, whose arithmetic is several times slower).
+const epochMs = (column: RawBuilder<unknown>) => sql`round(date_part('epoch', ${column}) * 1000)`;
+
+/** Row values in the order of the compact SELECT below. */
+type CompactValues = [
+  string,
+  string,
+  string,
+  string,
+  number,
+  number,
+  string | null,
+  boolean,
+  boolean | null,
+  number | null,
+  number | null,
+  number | null,
+  number | null,
+  number | null,
+  number | null,
+  number | null,
+  number | null,
+];
+
+function toCompactRow(v: CompactValues): CompactDbRow {
+  return {
+    id: v[0],
+    terminal_id: v[1],
+    nickname: v[2],
+    car_number: v[3],
+    icon_type: v[4],
+    device_type: v[5],
+    user_id: v[6],
+    activated: v[7],
+    online: v[8],
+    pos_ms: v[9],
+    seen_ms: v[10],
+    platform_ms: v[11],
+    user_ms: v[12],
+    lat: v[13],
+    lon: v[14],
+    speed: v[15],
+    course: v[16],
+  };
+}
 
 /**
  * Rows offset .. offset+limit-1 of the ordered list in the compact form, sorted once by the database (a sort
- * in the server process would hold its event loop for the whole sort).
+ * in the server process would hold its event loop for the whole sort). Rows come back as arrays (no object per
+ * row from the driver) and times as epoch milliseconds (no Date parsing): for 100,000 rows the driver's
+ * decoding costs as much as the query itself.
  */
 export async function listCompact(
-  ctx: Pick<AppContext, 'db'>,
+  ctx: Pick<AppContext, 'db' | 'dbHandle'>,
   q: DeviceListQuery,
   offset: number,
   limit: number,
 ): Promise<CompactDbRow[]> {
   const where = and([tabCond(q.tab), ...commonConds(q)]);
-  return ctx.db.transaction().execute(async (trx) => {
-    await BULK_WORK_MEM.execute(trx);
-    const res =
-      await sql<CompactDbRow>`SELECT d.id, d.terminal_id, d.nickname, d.car_number, d.icon_type, d.device_type,
-        d.user_id, d.activated_at IS NOT NULL AS activated, s.online,
-        ${epochMs(sql`s.pos_time`)} AS pos_ms, ${epochMs(sql`s.last_seen`)} AS seen_ms,
-        ${epochMs(sql`d.platform_expire_at`)} AS platform_ms, ${epochMs(sql`d.user_expire_at`)} AS user_ms,
-        s.lat, s.lon, s.speed, s.course
-      FROM devices d LEFT JOIN device_state s ON s.device_id = d.id
-      WHERE ${where} ORDER BY ${sql.join(orderKeys(q.now))} OFFSET ${offset} LIMIT ${limit}`.execute(trx);
-    return res.rows;
-  });
+  const query = sql`SELECT d.id, d.terminal_id, d.nickname, d.car_number, d.icon_type, d.device_type,
+      d.user_id, d.activated_at IS NOT NULL AS activated, s.online,
+      ${epochMs(sql`s.pos_time`)} AS pos_ms, ${epochMs(sql`s.last_seen`)} AS seen_ms,
+      ${epochMs(sql`d.platform_expire_at`)} AS platform_ms, ${epochMs(sql`d.user_expire_at`)} AS user_ms,
+      s.lat, s.lon, s.speed, s.course
+    FROM devices d LEFT JOIN device_state s ON s.device_id = d.id
+    WHERE ${where} ORDER BY ${sql.join(orderKeys(q.now))} OFFSET ${offset} LIMIT ${limit}`.compile(ctx.db);
+  const client = await ctx.dbHandle.pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query(BULK_WORK_MEM_SQL);
+    const res = await client.query<CompactValues>({ text: query.sql, values: [...query.parameters], rowMode: 'array' });
+    await client.query('COMMIT');
+    return res.rows.map(toCompactRow);
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw err;
+  } finally {
+    client.release();
+  }
 }
 
 /** Whole rows for these device ids, in the order given (missing ids are skipped). */
@@ -385,14 +444,40 @@ export interface TabCountsRow {
 /** Counts per tab for the same scope, keyword, expiry filter and special-brand rule (tab ignored). */
 export async function tabCounts(ctx: Pick<AppContext, 'db'>, q: DeviceListQuery): Promise<TabCountsRow> {
   const where = and(commonConds({ ...q, tab: 'all' }));
-  const res = await sql<TabCountsRow>`SELECT
-      count(*)::int AS all,
-      (count(*) FILTER (WHERE d.activated_at IS NOT NULL AND s.online))::int AS online,
-      (count(*) FILTER (WHERE d.activated_at IS NOT NULL AND NOT COALESCE(s.online, false)))::int AS offline,
-      (count(*) FILTER (WHERE d.activated_at IS NULL))::int AS unactivated,
-      (count(*) FILTER (WHERE ${effectiveExpiry} <= ${q.now}::timestamptz))::int AS expired,
-      0 AS unknown
-    FROM devices d LEFT JOIN device_state s ON s.device_id = d.id
-    WHERE ${where}`.execute(ctx.db);
-  return res.rows[0];
+  if (q.specialBrand) {
+    // The special-brand rule reads the last state: one pass over devices and their states.
+    const res = await sql<TabCountsRow>`SELECT
+        count(*)::int AS all,
+        (count(*) FILTER (WHERE d.activated_at IS NOT NULL AND s.online))::int AS online,
+        (count(*) FILTER (WHERE d.activated_at IS NOT NULL AND NOT COALESCE(s.online, false)))::int AS offline,
+        (count(*) FILTER (WHERE d.activated_at IS NULL))::int AS unactivated,
+        (count(*) FILTER (WHERE ${effectiveExpiry} <= ${q.now}::timestamptz))::int AS expired,
+        0 AS unknown
+      FROM devices d LEFT JOIN device_state s ON s.device_id = d.id
+      WHERE ${where}`.execute(ctx.db);
+    return res.rows[0];
+  }
+  // Otherwise two cheaper reads side by side: the device rows alone (all, not activated, expired), and the
+  // online devices (the partial index of online states joined to their devices). Offline is the difference.
+  const [own, online] = await Promise.all([
+    sql<{ all: number; activated: number; unactivated: number; expired: number }>`SELECT
+        count(*)::int AS all,
+        (count(*) FILTER (WHERE d.activated_at IS NOT NULL))::int AS activated,
+        (count(*) FILTER (WHERE d.activated_at IS NULL))::int AS unactivated,
+        (count(*) FILTER (WHERE ${effectiveExpiry} <= ${q.now}::timestamptz))::int AS expired
+      FROM devices d WHERE ${where}`.execute(ctx.db),
+    sql<{ online: number }>`SELECT count(*)::int AS online
+      FROM device_state s JOIN devices d ON d.id = s.device_id
+      WHERE s.online AND d.activated_at IS NOT NULL AND ${where}`.execute(ctx.db),
+  ]);
+  const o = own.rows[0];
+  const n = online.rows[0].online;
+  return {
+    all: o.all,
+    online: n,
+    offline: o.activated - n,
+    unactivated: o.unactivated,
+    expired: o.expired,
+    unknown: 0,
+  };
 }
