@@ -1,5 +1,6 @@
 // The account area's screens (spec §2 /index/agent and /index/device children) for the web route table.
-// Permissions mirror the domain's route table, which the guard and the side menu apply.
+// Each route's own permissions, as in the domain's route table (a child also needs its parents'); the guard and
+// the side menu apply the domain's table.
 import { MobileOutlined, TeamOutlined } from '@ant-design/icons';
 import type { ComponentType } from 'react';
 import type { FeatureRoute } from '../../app/routes.tsx';
@@ -10,7 +11,8 @@ const batchPage = (name: string) => () =>
 export const accountRoutes: FeatureRoute[] = [
   {
     path: 'agent/agentList',
-    permission: ['main:agent_add', 'main:agent_edit'],
+    // The parent /index/agent needs agent add or edit; the list itself asks nothing more (domain route table).
+    permission: [],
     load: () => import('./AgentListPage.tsx'),
     menu: { labelKey: 'common:menu.agent', icon: <TeamOutlined />, order: 30 },
   },
