@@ -45,6 +45,10 @@ const SERVER_ONLY: Record<string, { cn: string; en: string }> = {
     en: 'This account has sub-users, so it must keep an agent role',
   },
   'job.notFound': { cn: '导入任务不存在', en: 'The import job does not exist' },
+  'job.stalled': {
+    cn: '导入在完成前中断（服务器已重启），请重新导入剩余的行',
+    en: 'The import stopped before it finished (the server restarted); import the remaining lines again',
+  },
 };
 
 /** The foundation's short keys and the domain keys they stand for. */

@@ -21,6 +21,10 @@ export type ProgressFn = (processed: number) => Promise<void>;
 
 const running = new WeakMap<AppContext, Set<Promise<void>>>();
 
+const JOB_KEEP_MS = 7 * 86_400_000;
+/** A running job writes progress at least every few seconds; one silent this long died with its process. */
+export const JOB_STALLED_MS = 5 * 60_000;
+
 /** Waits for this context's running jobs when the app closes (tests, shutdown). */
 export function trackJobsOnClose(app: App, ctx: AppContext): void {
   if (!running.has(ctx)) running.set(ctx, new Set());
@@ -41,6 +45,11 @@ export async function startJob<R>(
   work: (progress: ProgressFn) => Promise<R>,
 ): Promise<{ id: string; done: Promise<void> }> {
   const id = randomUUID();
+  // Finished jobs are kept a week for their results, then dropped.
+  await ctx.db
+    .deleteFrom('import_jobs')
+    .where('created_at', '<', new Date(Date.now() - JOB_KEEP_MS))
+    .execute();
   await ctx.db.insertInto('import_jobs').values({ id, kind, user_id: caller.id, total }).execute();
   let lastWrite = 0;
   const progress: ProgressFn = async (processed) => {
@@ -78,11 +87,25 @@ export async function startJob<R>(
 export async function findJob(ctx: AppContext, caller: Caller, id: string, kind: ImportJobKind): Promise<JobView> {
   const row = await ctx.db
     .selectFrom('import_jobs')
-    .select(['id', 'kind', 'user_id', 'status', 'total', 'processed', 'result', 'error'])
+    .select(['id', 'kind', 'user_id', 'status', 'total', 'processed', 'result', 'error', 'updated_at'])
     .where('id', '=', id)
     .where('kind', '=', kind)
     .executeTakeFirst();
   if (!row || (row.user_id !== caller.id && !callerIsAdmin(caller))) throw new ApiError(404, 'job.notFound', 404);
+  const stalled = row.status === 'running' && Date.now() - row.updated_at.getTime() > JOB_STALLED_MS;
+  if (stalled) return { ...viewOf(row), status: 'failed', error: 'job.stalled' };
+  return viewOf(row);
+}
+
+function viewOf(row: {
+  id: string;
+  kind: ImportJobKind;
+  status: ImportJobStatus;
+  total: number;
+  processed: number;
+  result: unknown;
+  error: string | null;
+}): JobView {
   return {
     id: row.id,
     kind: row.kind,

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestServer, type TestServer } from '../../testing/harness.ts';
-import { buildTree, expectOk, loginAs, nextImei, type Tree } from '../agent/fixtures.ts';
+import { adminClient, buildTree, expectOk, loginAs, nextImei, type Tree } from '../agent/fixtures.ts';
 
 interface Job {
   id: string;
@@ -152,6 +152,42 @@ describe('device import (IMEI lines, 808 rules, duplicates, quota, progress)', (
       t.admin.post('/device/import', { text: nextImei(), protocol: 2, deviceType: 12, wait: true }),
     );
     expect((await other.get(`/device/importJob?id=${job.id}`)).status).toBe(404);
+  });
+});
+
+describe('import jobs that died with their process', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await createTestServer();
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('a running job silent for more than five minutes reads as failed, with a message to import again', async () => {
+    const { randomUUID } = await import('node:crypto');
+    const id = randomUUID();
+    const old = new Date(Date.now() - 6 * 60_000);
+    await server.ctx.db
+      .insertInto('import_jobs')
+      .values({
+        id,
+        kind: 'devices',
+        user_id: '1',
+        total: 10,
+        processed: 4,
+        created_at: old,
+        updated_at: old,
+        result: null,
+        error: null,
+      })
+      .execute();
+    const admin = await adminClient(server);
+    const job = await expectOk<Job>(admin.get(`/device/importJob?id=${id}`));
+    expect(job).toMatchObject({ status: 'failed', processed: 4 });
+    expect((job as Job & { error: string }).error).toBe(
+      'The import stopped before it finished (the server restarted); import the remaining lines again',
+    );
   });
 });
 
