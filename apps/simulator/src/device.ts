@@ -201,10 +201,13 @@ export class SimulatedDevice {
   async sendPositions(count: number, window: number, stepSeconds = 1): Promise<void> {
     let sent = 0;
     while (this.connected && !this.stopped && (sent < count || this.unacked.size > 0)) {
+      // One write for the burst (the frames stay separate on the wire, as from a device sending fast).
+      this.socket?.cork();
       while (sent < count && this.unacked.size < window && this.connected) {
         this.sendFix(this.o.track.next(stepSeconds));
         sent++;
       }
+      this.socket?.uncork();
       await new Promise<void>((resolve) => {
         this.ackWaiter = resolve;
       });

@@ -151,6 +151,7 @@ export async function startGateway(
       directory.stop();
       await batcher.close();
       await state.stop();
+      await log.flush();
     },
   };
   ctx.services.gateway = gateway;

@@ -31,6 +31,11 @@ interface DeviceRow {
 
 const NEGATIVE_TTL_MS = 10_000;
 
+interface Lookup {
+  resolve: (ref: DeviceRef | null) => void;
+  reject: (err: unknown) => void;
+}
+
 /** JT/T 808 headers carry the number BCD-padded with leading zeros ('012345678901'); devices register it without. */
 export function terminalIdCandidates(terminalId: string): string[] {
   const trimmed = terminalId.replace(/^0+(?=\d)/, '');
@@ -43,6 +48,8 @@ export class DeviceDirectory {
   private readonly byNbId = new Map<string, DeviceRef>();
   private readonly missing = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
+  private lookups = new Map<string, Lookup[]>();
+  private lookupScheduled = false;
 
   constructor(
     private readonly ctx: Pick<AppContext, 'db'>,
@@ -60,23 +67,59 @@ export class DeviceDirectory {
     if (this.timer) clearInterval(this.timer);
   }
 
-  /** The registered device for a terminal ID, or null (negative answers are cached for 10 s). */
-  async find(terminalId: string): Promise<DeviceRef | null> {
+  /**
+   * The registered device for a terminal ID, or null (negative answers are cached for 10 s). Lookups made in
+   * the same event-loop turn share one query (a reconnect storm after a restart).
+   */
+  find(terminalId: string): Promise<DeviceRef | null> {
     const cached = this.byTerminal.get(terminalId);
-    if (cached && !cached.deleted) return cached;
+    if (cached && !cached.deleted) return Promise.resolve(cached);
     const missAt = this.missing.get(terminalId);
-    if (missAt !== undefined && Date.now() - missAt < NEGATIVE_TTL_MS) return null;
-    const rows = await this.query((q) => q.where('d.terminal_id', 'in', terminalIdCandidates(terminalId)));
-    // Prefer the exact match over the zero-stripped one.
-    const row = rows.find((r) => r.terminal_id === terminalId) ?? rows[0];
-    if (!row) {
-      this.missing.set(terminalId, Date.now());
-      if (this.missing.size > 100_000) this.missing.clear();
-      return null;
+    if (missAt !== undefined && Date.now() - missAt < NEGATIVE_TTL_MS) return Promise.resolve(null);
+    let waiting = this.lookups.get(terminalId);
+    if (!waiting) {
+      waiting = [];
+      this.lookups.set(terminalId, waiting);
     }
-    const ref = this.remember(row);
-    if (terminalId !== ref.terminalId) this.byTerminal.set(terminalId, ref);
-    return ref;
+    return new Promise((resolve, reject) => {
+      (waiting as Lookup[]).push({ resolve, reject });
+      if (this.lookupScheduled) return;
+      this.lookupScheduled = true;
+      setImmediate(() => {
+        this.lookupScheduled = false;
+        const batch = this.lookups;
+        this.lookups = new Map();
+        this.lookUp(batch).catch((err) => {
+          for (const ws of batch.values()) for (const w of ws) w.reject(err);
+        });
+      });
+    });
+  }
+
+  private async lookUp(batch: Map<string, Lookup[]>): Promise<void> {
+    const wanted = [...batch.keys()];
+    const candidates = [...new Set(wanted.flatMap(terminalIdCandidates))];
+    const rows = [];
+    for (let i = 0; i < candidates.length; i += 5000) {
+      const slice = candidates.slice(i, i + 5000);
+      rows.push(...(await this.query((q) => q.where('d.terminal_id', '=', sql<string>`any(${slice}::text[])`))));
+    }
+    const byTerminal = new Map(rows.map((r) => [r.terminal_id, r]));
+    for (const [terminalId, waiters] of batch) {
+      // Prefer the exact match over the zero-stripped one.
+      const row = terminalIdCandidates(terminalId)
+        .map((c) => byTerminal.get(c))
+        .find((r) => r !== undefined);
+      let ref: DeviceRef | null = null;
+      if (row) {
+        ref = this.remember(row);
+        if (terminalId !== ref.terminalId) this.byTerminal.set(terminalId, ref);
+      } else {
+        this.missing.set(terminalId, Date.now());
+        if (this.missing.size > 100_000) this.missing.clear();
+      }
+      for (const w of waiters) w.resolve(ref);
+    }
   }
 
   async findByNbDeviceId(nbDeviceId: string): Promise<DeviceRef | null> {

@@ -64,12 +64,19 @@ describe('gateway over TCP', () => {
     expect(state.online).toBe(true);
     expect(state.lat).toBeGreaterThan(39.7);
     expect(state.lon).toBeGreaterThan(116.2);
-    const device = await server.ctx.db
-      .selectFrom('devices')
-      .select('activated_at')
-      .where('id', '=', deviceId)
-      .executeTakeFirstOrThrow();
+    const device = await waitFor(
+      () =>
+        server.ctx.db
+          .selectFrom('devices')
+          .select('activated_at')
+          .where('id', '=', deviceId)
+          .where('activated_at', 'is not', null)
+          .executeTakeFirst(),
+      5000,
+      'activation',
+    );
     expect(device.activated_at).not.toBeNull();
+    await server.gateway.log.flush();
     const log = await server.ctx.db
       .selectFrom('device_log')
       .selectAll()
@@ -179,6 +186,7 @@ describe('gateway over TCP', () => {
       .executeTakeFirstOrThrow();
     expect(online.online).toBe(true);
     expect(server.gateway.registry.sessionOf(deviceId)).toBeDefined();
+    await server.gateway.log.flush();
     const logs = await server.ctx.db
       .selectFrom('device_log')
       .select('event')
@@ -303,6 +311,7 @@ describe('idle connections', () => {
       'offline',
     );
     expect(state.online).toBe(false);
+    await server.gateway.log.flush();
     const log = await server.ctx.db
       .selectFrom('device_log')
       .select('event')

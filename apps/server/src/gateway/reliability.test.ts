@@ -131,7 +131,7 @@ async function api(
     headers: { 'content-type': 'application/json', cookie },
     body: JSON.stringify(body),
   });
-  return { status: res.status, json: await res.json() };
+  return { status: res.status, json: (await res.json()) as { meta: { success: boolean }; data: unknown } };
 }
 
 async function login(child: Child): Promise<string> {

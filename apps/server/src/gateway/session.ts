@@ -42,6 +42,7 @@ export class Session implements RegisteredSession {
   /** Reply key (GT06 server flag / JT/T 808 serial) → command id, for commands awaiting a reply here. */
   readonly awaiting = new Map<number, string>();
   private closed = false;
+  private corked = false;
   /** The device finished logging in (GT06 login; JT/T 808 anything after registration): commands may go out. */
   private ready = false;
   private binding: Uint8Array[] | null = null;
@@ -203,10 +204,26 @@ export class Session implements RegisteredSession {
       receivedAt: now,
       done: reply
         ? (err) => {
-            if (!err && !this.closed) this.socket.write(reply);
+            if (!err && !this.closed) this.writeAck(reply);
           }
         : null,
     });
+  }
+
+  /**
+   * ACKs released by one committed batch go out in one write per connection: the socket is corked at the
+   * first and uncorked once the batch's callbacks have run.
+   */
+  private writeAck(reply: Buffer): void {
+    if (!this.corked) {
+      this.corked = true;
+      this.socket.cork();
+      queueMicrotask(() => {
+        this.corked = false;
+        this.socket.uncork();
+      });
+    }
+    this.socket.write(reply);
   }
 
   /** Writes a command to the device; false when the connection is gone. */

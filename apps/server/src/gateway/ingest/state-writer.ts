@@ -50,6 +50,15 @@ export interface LastPlace {
   lon: number | null;
 }
 
+interface Transition {
+  online: boolean;
+  device: DeviceInfoForEvents;
+  key: string;
+  at: number;
+  resolve: (place: LastPlace | null) => void;
+  reject: (err: unknown) => void;
+}
+
 export interface DeviceInfoForEvents {
   id: string;
   terminalId: string;
@@ -61,6 +70,8 @@ export class DeviceStateWriter {
   private chain: Promise<unknown> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
   private flushing = false;
+  private transitions: Transition[] = [];
+  private transitionsScheduled = false;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -110,22 +121,7 @@ export class DeviceStateWriter {
 
   /** Marks the device online for this session (written at once, after any pending update). */
   setOnline(device: DeviceInfoForEvents, sessionKey: string, at: number): Promise<void> {
-    return this.enqueue(async () => {
-      await this.writePending();
-      const res = await this.pool.query<{ state_time: Date; last_seen: Date | null }>(
-        `INSERT INTO device_state (device_id, online, state_time, last_seen, session_key)
-           VALUES ($1, true, to_timestamp($2 / 1000.0), to_timestamp($2 / 1000.0), $3)
-         ON CONFLICT (device_id) DO UPDATE SET
-           online = true,
-           session_key = excluded.session_key,
-           last_seen = greatest(device_state.last_seen, excluded.last_seen),
-           state_time = CASE WHEN device_state.online THEN device_state.state_time ELSE excluded.state_time END
-         RETURNING state_time, last_seen`,
-        [device.id, at, sessionKey],
-      );
-      const row = res.rows[0];
-      this.publish(device, true, row.state_time, row.last_seen);
-    });
+    return this.transition(true, device, sessionKey, at).then(() => undefined);
   }
 
   /**
@@ -133,18 +129,91 @@ export class DeviceStateWriter {
    * Resolves to the last known position when the device went offline, null when it did not.
    */
   setOffline(device: DeviceInfoForEvents, sessionKey: string, at: number): Promise<LastPlace | null> {
-    return this.enqueue(async () => {
-      await this.writePending();
-      const res = await this.pool.query<{ last_seen: Date | null; lat: number | null; lon: number | null }>(
-        `UPDATE device_state SET online = false, state_time = to_timestamp($2 / 1000.0), session_key = NULL
-          WHERE device_id = $1 AND online AND session_key = $3 RETURNING last_seen, lat, lon`,
-        [device.id, at, sessionKey],
-      );
-      const row = res.rows[0];
-      if (!row) return null;
-      this.publish(device, false, new Date(at), row.last_seen);
-      return { lat: row.lat, lon: row.lon };
+    return this.transition(false, device, sessionKey, at);
+  }
+
+  /**
+   * Online/offline changes are queued and written together (a reconnect storm after a restart is one statement
+   * per event-loop turn, not one per device), in order, after the pending coalesced updates.
+   */
+  private transition(online: boolean, device: DeviceInfoForEvents, key: string, at: number): Promise<LastPlace | null> {
+    return new Promise((resolve, reject) => {
+      this.transitions.push({ online, device, key, at, resolve, reject });
+      if (this.transitionsScheduled) return;
+      this.transitionsScheduled = true;
+      setImmediate(() => {
+        this.transitionsScheduled = false;
+        const batch = this.transitions;
+        this.transitions = [];
+        void this.enqueue(() => this.writeTransitions(batch));
+      });
     });
+  }
+
+  private async writeTransitions(batch: Transition[]): Promise<void> {
+    await this.writePending().catch(this.onError);
+    for (let i = 0; i < batch.length; ) {
+      let j = i + 1;
+      while (j < batch.length && batch[j].online === batch[i].online) j++;
+      const run = batch.slice(i, j);
+      try {
+        if (run[0].online) await this.writeOnline(run);
+        else await this.writeOffline(run);
+      } catch (err) {
+        for (const t of run) t.reject(err);
+      }
+      i = j;
+    }
+  }
+
+  private async writeOnline(run: Transition[]): Promise<void> {
+    const last = new Map<string, Transition>();
+    for (const t of run) last.set(t.device.id, t);
+    const rows = [...last.values()].map((t) => ({ d: t.device.id, at: t.at, k: t.key }));
+    const res = await this.pool.query<{ device_id: string; state_time: Date; last_seen: Date | null }>(
+      `INSERT INTO device_state AS s (device_id, online, state_time, last_seen, session_key)
+         SELECT x.d, true, to_timestamp(x.at / 1000.0), to_timestamp(x.at / 1000.0), x.k
+           FROM jsonb_to_recordset($1::jsonb) AS x(d bigint, at float8, k text)
+       ON CONFLICT (device_id) DO UPDATE SET
+         online = true,
+         session_key = excluded.session_key,
+         last_seen = greatest(s.last_seen, excluded.last_seen),
+         state_time = CASE WHEN s.online THEN s.state_time ELSE excluded.state_time END
+       RETURNING device_id, state_time, last_seen`,
+      [JSON.stringify(rows)],
+    );
+    for (const row of res.rows) {
+      const t = last.get(String(row.device_id));
+      if (t) this.publish(t.device, true, row.state_time, row.last_seen);
+    }
+    for (const t of run) t.resolve(null);
+  }
+
+  private async writeOffline(run: Transition[]): Promise<void> {
+    const rows = run.map((t) => ({ d: t.device.id, at: t.at, k: t.key }));
+    const res = await this.pool.query<{
+      device_id: string;
+      k: string;
+      last_seen: Date | null;
+      lat: number | null;
+      lon: number | null;
+    }>(
+      `UPDATE device_state s SET online = false, state_time = to_timestamp(x.at / 1000.0), session_key = NULL
+         FROM jsonb_to_recordset($1::jsonb) AS x(d bigint, at float8, k text)
+        WHERE s.device_id = x.d AND s.online AND s.session_key = x.k
+       RETURNING s.device_id, x.k, s.last_seen, s.lat, s.lon`,
+      [JSON.stringify(rows)],
+    );
+    const went = new Map(res.rows.map((r) => [`${r.device_id}|${r.k}`, r]));
+    for (const t of run) {
+      const row = went.get(`${t.device.id}|${t.key}`);
+      if (!row) {
+        t.resolve(null);
+        continue;
+      }
+      this.publish(t.device, false, new Date(t.at), row.last_seen);
+      t.resolve({ lat: row.lat, lon: row.lon });
+    }
   }
 
   publish(device: DeviceInfoForEvents, online: boolean, stateTime: Date, lastSeen: Date | null): void {

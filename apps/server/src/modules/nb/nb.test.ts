@@ -118,6 +118,7 @@ describe('NB-IoT push callbacks /api/nb/subscribe and /api/ccs/subscribe', () =>
       service: { data: { latitude: 1, longitude: 1 } },
     });
     expect(unknown.statusCode).toBe(404);
+    await server.gateway.log.flush();
     const log = await server.ctx.db
       .selectFrom('device_log')
       .selectAll()

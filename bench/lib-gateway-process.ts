@@ -1,0 +1,56 @@
+// One gateway process for the connections benchmark:  node --expose-gc --import tsx bench/lib-gateway-process.ts '<json>'
+//   {"kind":"gateway","url":"postgres://…","port":N} — the real gateway (sessions, directory, state writer) on a shared database
+//   {"kind":"bare","port":N}                        — a bare Node TCP server that only holds the sockets (the baseline)
+// Prints {"event":"ready","port":N}; on SIGUSR2 prints {"event":"rss","rss":bytes,"connections":n} after a full GC.
+import { createServer, type Socket } from 'node:net';
+import { startGateway } from '../apps/server/src/gateway/component.ts';
+import { gatewayOptionsFrom } from '../apps/server/src/gateway/options.ts';
+import { openContext } from './lib-gateway-db.ts';
+
+const o = JSON.parse(process.argv[2] ?? '{}') as { kind: 'gateway' | 'bare'; url?: string; port: number };
+// The parent holds our stdin open; when it goes away, so do we.
+process.stdin.on('close', () => process.exit(0));
+process.stdin.resume();
+
+const out = (m: unknown) => process.stdout.write(`${JSON.stringify(m)}\n`);
+const gc = (globalThis as { gc?: () => void }).gc;
+
+function measure(connections: () => number): void {
+  process.on('SIGUSR2', async () => {
+    for (let i = 0; i < 3; i++) {
+      gc?.();
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    out({
+      event: 'rss',
+      rss: process.memoryUsage().rss,
+      heap: process.memoryUsage().heapUsed,
+      connections: connections(),
+    });
+  });
+}
+
+if (o.kind === 'bare') {
+  const sockets = new Set<Socket>();
+  const server = createServer((s) => {
+    sockets.add(s);
+    s.on('data', (chunk) => {
+      // answer the login so the client counts the connection as up (a fixed 10-byte ACK)
+      if (chunk[0] === 0x78) s.write(Buffer.from('787805010001d9dc0d0a', 'hex'));
+    });
+    s.on('close', () => sockets.delete(s));
+    s.on('error', () => {});
+  });
+  server.listen(o.port, '127.0.0.1', () => out({ event: 'ready', port: (server.address() as { port: number }).port }));
+  measure(() => sockets.size);
+} else {
+  const { ctx } = await openContext({ kind: 'postgres', env: {}, url: o.url, drop: async () => {} }, 4);
+  const base = gatewayOptionsFrom(ctx.config, 'postgres', {});
+  const gateway = await startGateway(
+    ctx,
+    { ...base, host: '127.0.0.1', gt06Port: o.port, jt808Port: 0, idleMs: 3_600_000 },
+    { onError: (e) => console.error('gateway:', e) },
+  );
+  out({ event: 'ready', port: gateway.ports.gt06 });
+  measure(() => gateway.registry.boundCount);
+}

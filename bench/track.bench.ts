@@ -1,0 +1,140 @@
+// Track query for one device over 90 days at 10 s intervals (777,600 fixes), end to end through the HTTP API
+// (`/api/track/findByTerminalID`, compact encoding), on PostgreSQL with the device's fixes interleaved with two
+// other devices' (as a fleet writes them), and on PGlite reported separately. Target: complete in < 1 s.
+// Baseline in the same run: the straightforward way — the same rows read as objects through the query builder
+// and sent as a JSON list.
+//
+//   npm run bench -- track
+import { performance } from 'node:perf_hooks';
+import { loadConfig } from '../apps/server/src/config.ts';
+import { PartitionManager } from '../apps/server/src/gateway/ingest/partitions.ts';
+import { startServer } from '../apps/server/src/main.ts';
+import { decodeCompactTrack } from '../apps/server/src/modules/track/compact.ts';
+import { BENCH_ADMIN_PASSWORD, report, round, type Store, scratchPglite, scratchPostgres } from './lib-gateway-db.ts';
+
+const POINTS = 777_600;
+const STEP_S = 10;
+const DAYS = 90;
+const RUNS = 5;
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+async function measure(
+  store: Store,
+  interleaved: number,
+): Promise<{ api: number; naive: number; list: number; bytes: number; count: number }> {
+  const running = await startServer(
+    {
+      ...loadConfig({ ...process.env, DEMO: '0' }),
+      ...store.env,
+      databaseUrl: store.url,
+      dataDir: store.dir ?? 'memory://',
+      port: 0,
+      host: '127.0.0.1',
+      adminPassword: BENCH_ADMIN_PASSWORD,
+      webDist: '/nonexistent',
+    },
+    { listen: true },
+  );
+  try {
+    const pool = running.ctx.dbHandle.pool;
+    const end = Math.floor(Date.now() / 1000) * 1000;
+    const start = end - (POINTS - 1) * STEP_S * 1000;
+    await new PartitionManager(pool).ensure(Array.from({ length: DAYS + 2 }, (_, d) => start + d * 86_400_000));
+    await pool.query(
+      `INSERT INTO devices (id, terminal_id, user_id, protocol) SELECT g, '8600000000000' || lpad(g::text, 2, '0'), 2, 2 FROM generate_series(1, $1::int) g`,
+      [interleaved],
+    );
+    const t0 = performance.now();
+    // Day by day, every device's fixes of that day: rows of the devices interleave on disk as live ingest writes them.
+    for (let d = 0; d <= DAYS; d++) {
+      await pool.query(
+        `INSERT INTO positions (device_id, time, lat, lon, speed, course, valid, location_type)
+         SELECT dev, to_timestamp(($1::float8 + i::float8 * ${STEP_S * 1000}) / 1000), 39.9 + sin(i / 500.0) * 0.05 + dev * 0.001,
+                116.4 + cos(i / 700.0) * 0.05, (i % 90)::real, (i % 360)::real, true, 'gps'
+           FROM generate_series($2::int, $3::int) i, generate_series(1, $4::int) dev ORDER BY i, dev`,
+        [start, d * 8640, Math.min(POINTS - 1, (d + 1) * 8640 - 1), interleaved],
+      );
+    }
+    await pool.query('ANALYZE positions');
+    console.log(
+      `  ${store.kind}: ${POINTS * interleaved} fixes of ${interleaved} device(s) written in ${round((performance.now() - t0) / 1000)} s`,
+    );
+
+    const login = await fetch(`${running.url}/api/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password: BENCH_ADMIN_PASSWORD }),
+    });
+    const cookie = String(login.headers.get('set-cookie')).split(';')[0];
+    const url = (format: string) =>
+      `${running.url}/api/track/findByTerminalID?terminalID=860000000000001&startTime=${start}&endTime=${end}&format=${format}`;
+
+    const apiTimes: number[] = [];
+    const listTimes: number[] = [];
+    const naiveTimes: number[] = [];
+    let bytes = 0;
+    let count = 0;
+    for (let r = 0; r < RUNS; r++) {
+      let t = performance.now();
+      const res = await fetch(url('compact'), { headers: { cookie } });
+      const text = await res.text();
+      const body = JSON.parse(text) as { data: { count: number; compact: Parameters<typeof decodeCompactTrack>[0] } };
+      apiTimes.push(performance.now() - t);
+      bytes = text.length;
+      count = body.data.count;
+      if (r === 0 && decodeCompactTrack(body.data.compact).length !== count)
+        throw new Error('compact track does not decode to its count');
+
+      t = performance.now();
+      const listRes = await fetch(url('list'), { headers: { cookie } });
+      JSON.parse(await listRes.text());
+      listTimes.push(performance.now() - t);
+
+      // The straightforward way: rows as objects through the query builder, sent as JSON.
+      t = performance.now();
+      const rows = await running.ctx.db
+        .selectFrom('positions')
+        .select(['time', 'lat', 'lon', 'speed', 'course'])
+        .where('device_id', '=', '1')
+        .where('time', '>=', new Date(start))
+        .where('time', '<=', new Date(end))
+        .where('valid', '=', true)
+        .orderBy('time')
+        .execute();
+      JSON.parse(JSON.stringify(rows));
+      naiveTimes.push(performance.now() - t);
+    }
+    return { api: median(apiTimes), naive: median(naiveTimes), list: median(listTimes), bytes, count };
+  } finally {
+    await running.stop();
+  }
+}
+
+const pgStore = await scratchPostgres('carhere_bench_track');
+let pg: Awaited<ReturnType<typeof measure>>;
+try {
+  pg = await measure(pgStore, 3);
+} finally {
+  await pgStore.drop();
+}
+console.log(
+  `PostgreSQL: ${pg.count} fixes over ${DAYS} days through the API (compact, ${round(pg.bytes / 1e6, 2)} MB): ${round(pg.api)} ms (median of ${RUNS}); ` +
+    `as a JSON list: ${round(pg.list)} ms; baseline (rows as objects, JSON): ${round(pg.naive)} ms`,
+);
+
+const liteStore = scratchPglite();
+try {
+  const lite = await measure(liteStore, 1);
+  console.log(
+    `PGlite: ${lite.count} fixes through the API (compact): ${round(lite.api)} ms; as a JSON list: ${round(lite.list)} ms; baseline: ${round(lite.naive)} ms`,
+  );
+} finally {
+  await liteStore.drop();
+}
+console.log(`target < 1000 ms on PostgreSQL: ${pg.api < 1000 ? 'met' : 'NOT met'}`);
+report('track', pg.api, 'ms', pg.naive);
+process.exit(0);
