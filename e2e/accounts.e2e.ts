@@ -107,6 +107,26 @@ describe('accounts and device ownership in Chromium', () => {
     await page.getByTestId('batch-submit-transfer').click();
     await expect.poll(() => page.getByTestId('batch-result').textContent()).toContain('Succeeded: 1, failed: 0');
     await screenshot(page, 'accounts-device-transfer');
+    await page.locator('.ant-modal-close').click();
+    await page.locator('.ant-modal').waitFor({ state: 'hidden' });
+  });
+
+  it('the device edit drawer checks the SIM number with the spec message and saves a plate', async () => {
+    await page.locator('tr', { hasText: IMEIS[1] }).getByTestId('device-edit').click();
+    await page.getByTestId('device-sim').fill('12345');
+    await page.getByText('Please enter the correct SIM card number').waitFor();
+    await page.getByTestId('device-sim').fill('13800138000');
+    await page.getByTestId('device-plate').fill('京A12345');
+    await screenshot(page, 'accounts-device-edit');
+    await page.getByTestId('device-edit-save').click();
+    await page.locator('tr', { hasText: IMEIS[1] }).getByText('京A12345').first().waitFor();
+  });
+
+  it('the import quota page shows the import in the usage records', async () => {
+    await page.goto(`${platform.baseUrl}/index/agent/setImportRecords`);
+    await page.getByText('Devices imported').waitFor();
+    expect(await page.locator('tr', { hasText: 'Devices imported' }).textContent()).toContain('-3');
+    await screenshot(page, 'accounts-import-records');
   });
 
   it('the sub-agent logs in and sees exactly that device', async () => {

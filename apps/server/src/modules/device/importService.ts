@@ -160,7 +160,7 @@ export async function runImport(
           .onConflict((oc) => oc.column('terminal_id').doNothing())
           .returning(['id', 'terminal_id'])
           .execute();
-        await consumeQuota(trx, caller, rows.length, `import of ${rows.length} devices`);
+        await consumeQuota(trx, caller, rows.length, '');
         if (rows.length > 0) {
           await trx
             .insertInto('device_ownership_log')

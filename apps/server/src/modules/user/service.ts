@@ -225,7 +225,8 @@ export async function deleteUser(ctx: AppContext, caller: Caller, id: string): P
           balance: parent.import_quota,
           counterpart_id: null,
           operator_id: caller.id,
-          note: `deleted account ${target.username}`,
+          // The note keeps the deleted account's name (the record outlives the account).
+          note: target.username,
         })
         .execute();
     }
