@@ -25,7 +25,7 @@ export function AccountActionModal({ kind, account, agents, myId, onClose }: Pro
   const { message } = App.useApp();
   const [form] = Form.useForm();
   const roles = useAssignableRoles();
-  const [direction, setDirection] = useState<'give' | 'take'>('give');
+  const [direction, setDirection] = useState<'give' | 'take' | 'set'>('give');
   const mine = useQuery({ queryKey: ['quota', myId], queryFn: () => quotaSummary(myId), enabled: kind === 'quota' });
   const theirs = useQuery({
     queryKey: ['quota', account.id],
@@ -44,7 +44,8 @@ export function AccountActionModal({ kind, account, agents, myId, onClose }: Pro
       if (kind === 'username') await renameUser(account.id, String(v.username).trim());
       if (kind === 'role') await changeRole(account.id, v.role);
       if (kind === 'move') await moveUser(account.id, v.parentId);
-      if (kind === 'quota') await giveQuota(account.id, direction === 'give' ? v.amount : -v.amount);
+      if (kind === 'quota' && direction === 'set') await setQuota(account.id, v.amount);
+      else if (kind === 'quota') await giveQuota(account.id, direction === 'give' ? v.amount : -v.amount);
       message.success(domainText(kind === 'move' ? 'action.transfer.success' : 'action.save.success'));
       onClose(true);
     } catch (err) {
@@ -111,10 +112,18 @@ export function AccountActionModal({ kind, account, agents, myId, onClose }: Pro
               options={[
                 { value: 'give', label: t('quota.give') },
                 { value: 'take', label: t('quota.take') },
+                // The administrator may also set the remainder outright.
+                ...(mine.data?.unlimited ? [{ value: 'set', label: t('quota.set') }] : []),
               ]}
             />
             <Form.Item name="amount" label={t('quota.amount')} rules={[requiredChoice(t('quota.amount'))]}>
-              <InputNumber min={1} max={1_000_000} precision={0} style={{ width: '100%' }} data-testid="quota-amount" />
+              <InputNumber
+                min={direction === 'set' ? 0 : 1}
+                max={1_000_000}
+                precision={0}
+                style={{ width: '100%' }}
+                data-testid="quota-amount"
+              />
             </Form.Item>
             {!isAgent(account.role) && <div style={{ color: '#cf1322' }}>{t('quota.agentsOnly')}</div>}
           </>

@@ -120,6 +120,9 @@ export const resetPassword = (id: string) => api<null>('/user/resetPassword', { 
 export const quotaSummary = (id: string) => api<QuotaSummary>('/user/userRelationimportNum', { id });
 export const quotaRecords = (id: string, pageNum: number, pageSize: number, signal?: AbortSignal) =>
   api<Page<QuotaRecord>>('/user/findImportNumRecord', { id, pageNum, pageSize }, { signal });
+/** The administrator sets an agent's remaining imports outright. */
+export const setQuota = (id: string, num: number) =>
+  api<{ remaining: number }>('/user/addAgentImportNum', { id, num, set: true });
 export const giveQuota = (id: string, num: number, fromId?: string) =>
   api<{ remaining: number }>('/user/addAgentImportNum', { id, num, ...(fromId ? { fromId } : {}) });
 
