@@ -4,7 +4,16 @@ import { useQuery } from '@tanstack/react-query';
 import { App, type ButtonProps, Descriptions, Form, Input, InputNumber, Modal, Radio, Select } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { type AccountRow, changeRole, giveQuota, moveUser, quotaSummary, renameUser, usernameExists } from './api.ts';
+import {
+  type AccountRow,
+  changeRole,
+  giveQuota,
+  moveUser,
+  quotaSummary,
+  renameUser,
+  setQuota,
+  usernameExists,
+} from './api.ts';
 import { domainText, requiredChoice, requiredRule } from './formRules.ts';
 import { useAssignableRoles } from './roles.ts';
 import { accountLabel } from './tree.ts';
