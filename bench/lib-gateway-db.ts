@@ -23,8 +23,12 @@ export interface Store {
   drop(): Promise<void>;
 }
 
-/** A fresh database on the PostgreSQL server (dropped afterwards unless BENCH_KEEP=1). */
-export async function scratchPostgres(name: string): Promise<Store> {
+/**
+ * A fresh database on the PostgreSQL server (dropped afterwards unless BENCH_KEEP=1). The process id is part of
+ * its name, so two runs at once (two checkouts on one server) do not drop each other's database.
+ */
+export async function scratchPostgres(prefix: string): Promise<Store> {
+  const name = `${prefix}_${process.pid}`;
   const admin = new pg.Client({ connectionString: PG_BASE });
   await admin.connect();
   await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);

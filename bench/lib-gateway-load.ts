@@ -116,15 +116,13 @@ async function live(o: LiveOptions): Promise<void> {
     if (measuring) latencies.push(now - t);
   });
   out({ event: 'connected', devices: list.length });
-  // A fixed total rate: every 10 ms, rate/100 fixes, round-robin over the devices.
-  const perTick = o.rate / 100;
-  let carry = 0;
+  // A fixed total rate, round-robin over the devices: every 10 ms, whatever brings the count up to rate × elapsed.
+  const began = performance.now();
   let next = 0;
   let sent = 0;
   const timer = setInterval(() => {
-    carry += perTick;
-    while (carry >= 1) {
-      carry--;
+    const due = Math.floor(((performance.now() - began) / 1000) * o.rate);
+    while (sent < due) {
       const d = list[next];
       next = (next + 1) % list.length;
       const fix = d.o.track.next(1);

@@ -12,7 +12,7 @@ export interface GatewayOptions {
   gt06AckLocations: boolean;
   /** Largest number of positions written in one statement. */
   maxBatchRows: number;
-  /** Concurrent batch transactions (PostgreSQL server: 2; PGlite has one connection). */
+  /** Concurrent batch transactions (PostgreSQL server: 4, whose commits share WAL flushes; PGlite has one connection). */
   writers: number;
   /** Above this many positions waiting for the database, sessions stop reading their sockets. */
   highWaterRows: number;
@@ -48,7 +48,7 @@ export function gatewayOptionsFrom(
     idleMs: intEnv(env, 'GATEWAY_IDLE_SECONDS', 600) * 1000,
     gt06AckLocations: env.GT06_ACK_LOCATIONS !== '0',
     maxBatchRows: intEnv(env, 'GATEWAY_BATCH_ROWS', 5000),
-    writers: intEnv(env, 'GATEWAY_WRITERS', kind === 'postgres' ? 2 : 1) || 1,
+    writers: intEnv(env, 'GATEWAY_WRITERS', kind === 'postgres' ? 4 : 1) || 1,
     highWaterRows: intEnv(env, 'GATEWAY_HIGH_WATER_ROWS', 50_000),
     stateFlushMs: intEnv(env, 'GATEWAY_STATE_FLUSH_MS', 250),
     nbCallbackToken: env.NB_CALLBACK_TOKEN || undefined,

@@ -2,7 +2,8 @@
 //
 // Group commit: a record arriving while no write is running is flushed on the next turn of the event loop;
 // records arriving during a write wait for it and go in the next batch. Latency stays low at low load and
-// batches grow by themselves under load. A failed write is retried (connection trouble: forever, with
+// batches grow by themselves under load. Positions are published to the bus when they arrive (live views do not
+// wait for the disk); alarms after the commit (they need their row ids). A failed write is retried (connection trouble: forever, with
 // back-off; a data error: the batch is split to isolate the bad record, which is dropped without an ACK).
 import type pg from 'pg';
 import type { EventBus } from '../../bus/types.ts';
@@ -23,6 +24,8 @@ export interface BatcherStats {
   committedBatches: number;
   droppedRecords: number;
   retries: number;
+  /** Slowest batch write so far, ms (from taking the batch to its commit). */
+  slowestWriteMs: number;
 }
 
 const INSERT_POSITIONS = `INSERT INTO positions
@@ -113,7 +116,13 @@ export class IngestBatcher {
   private closed = false;
   private readonly drainWaiters: (() => void)[] = [];
   private readonly idleWaiters: (() => void)[] = [];
-  readonly stats: BatcherStats = { committedRows: 0, committedBatches: 0, droppedRecords: 0, retries: 0 };
+  readonly stats: BatcherStats = {
+    committedRows: 0,
+    committedBatches: 0,
+    droppedRecords: 0,
+    retries: 0,
+    slowestWriteMs: 0,
+  };
 
   constructor(
     private readonly pool: pg.Pool,
@@ -145,6 +154,9 @@ export class IngestBatcher {
     }
     this.queue.push(record);
     this.queuedRows += record.positions.length;
+    // Live views get the fix at once; the device's ACK still waits for the commit. (A fix whose write fails
+    // is not ACKed, so the device sends it again: a browser may see it twice, never miss a stored one.)
+    if (record.positions.length > 0) this.publishPositions(record);
     this.schedule();
   }
 
@@ -209,7 +221,10 @@ export class IngestBatcher {
     let delay = 50;
     for (let attempt = 1; ; attempt++) {
       try {
+        const started = performance.now();
         const alarms = await this.write(batch);
+        const took = performance.now() - started;
+        if (took > this.stats.slowestWriteMs) this.stats.slowestWriteMs = took;
         this.committed(batch, alarms);
         return;
       } catch (err) {
@@ -277,7 +292,6 @@ export class IngestBatcher {
     for (const r of batch) {
       const latest = latestPosition(r.positions);
       this.state.noteRecord(r.device.id, latest, r.status, r.receivedAt);
-      if (r.positions.length > 0) this.publishPositions(r);
     }
     if (alarms.length > 0) this.publishAlarms(batch, alarms);
   }

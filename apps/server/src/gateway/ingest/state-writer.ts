@@ -72,6 +72,7 @@ export class DeviceStateWriter {
   private flushing = false;
   private transitions: Transition[] = [];
   private transitionsScheduled = false;
+  private stopped = false;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -87,8 +88,13 @@ export class DeviceStateWriter {
     this.timer.unref();
   }
 
+  /** Writes everything queued; later changes are ignored (the database is about to close). */
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
+    this.stopped = true;
+    const batch = this.transitions;
+    this.transitions = [];
+    if (batch.length > 0) await this.enqueue(() => this.writeTransitions(batch));
     await this.flush();
   }
 
@@ -137,6 +143,7 @@ export class DeviceStateWriter {
    * per event-loop turn, not one per device), in order, after the pending coalesced updates.
    */
   private transition(online: boolean, device: DeviceInfoForEvents, key: string, at: number): Promise<LastPlace | null> {
+    if (this.stopped) return Promise.resolve(null);
     return new Promise((resolve, reject) => {
       this.transitions.push({ online, device, key, at, resolve, reject });
       if (this.transitionsScheduled) return;
