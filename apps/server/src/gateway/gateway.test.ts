@@ -134,6 +134,18 @@ describe('gateway over TCP', () => {
     }
   });
 
+  it('keeps a device that sends thousands of frames back to back (shared 7E delimiters are not garbage)', async () => {
+    const terminalId = newTerminalId('jt808');
+    const deviceId = await addDevice(server, terminalId, 'jt808');
+    const sim = simulatedDevice(server.gateway, 'jt808', terminalId);
+    await sim.connect();
+    await sim.sendPositions(3000, 64, 1);
+    expect(sim.connected).toBe(true);
+    expect(sim.stats.acked).toBe(3000);
+    expect((await positionsOf(server, deviceId)).length).toBe(3000);
+    sim.stop();
+  });
+
   it('disconnects a device sending garbage while another keeps ingesting', async () => {
     const goodId = newTerminalId('jt808');
     const badId = newTerminalId('gt06');
