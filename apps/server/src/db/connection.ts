@@ -31,6 +31,11 @@ export interface DbOptions {
 export async function openDatabase(opts: DbOptions): Promise<DbHandle> {
   if (opts.databaseUrl) {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
+    // An idle client whose server connection ends (restart, failover, an administrator's terminate) emits
+    // 'error' on the pool; without a listener that would crash the process. The pool replaces the client.
+    pool.on('error', (err) => {
+      process.emitWarning(`PostgreSQL idle connection closed: ${err.message}`);
+    });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     await db.selectNoFrom((eb) => eb.val(1).as('one')).execute();
     return {
