@@ -16,6 +16,7 @@ import { type GatewayOptions, gatewayOptionsFrom } from './options.ts';
 import { gt06Codec, jt808Codec } from './protocol-codecs.ts';
 import { PushIngest } from './push.ts';
 import { SessionRegistry } from './registry.ts';
+import { SegmentJob } from './segment-job.ts';
 import type { Session, SessionContext } from './session.ts';
 import { Sweeper } from './sweeper.ts';
 
@@ -29,6 +30,7 @@ export interface Gateway {
   state: DeviceStateWriter;
   push: PushIngest;
   sweeper: Sweeper;
+  segments: SegmentJob;
   log: DeviceLog;
   stop(): Promise<void>;
 }
@@ -76,6 +78,7 @@ export async function startGateway(
     onError,
   );
   const push = new PushIngest(batcher, state);
+  const segments = new SegmentJob(pool, Math.min(600_000, Math.max(60_000, options.idleMs)), onError);
 
   const sessionCtx: SessionContext = {
     directory,
@@ -115,6 +118,7 @@ export async function startGateway(
   state.start();
   dispatcher.start();
   sweeper.start();
+  segments.start();
 
   const listeners: DeviceListener[] = [];
   const ports = { gt06: 0, jt808: 0 };
@@ -136,6 +140,7 @@ export async function startGateway(
     state,
     push,
     sweeper,
+    segments,
     log,
     stop: async () => {
       if (stopped) return;
@@ -148,6 +153,7 @@ export async function startGateway(
       registry.stop();
       dispatcher.stop();
       sweeper.stop();
+      segments.stop();
       directory.stop();
       await batcher.close();
       await state.stop();

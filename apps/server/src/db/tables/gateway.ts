@@ -98,6 +98,14 @@ export interface CommandOrdersTable {
   updated_at: DefaultTimestamp;
 }
 
+export interface TrackSegmentsTable {
+  device_id: string;
+  /** UTC day, 'YYYY-MM-DD' */
+  day: ColumnType<string, string, string>;
+  version: Generated<number>;
+  data: Json<unknown> | null;
+}
+
 export interface GatewayTables {
   positions: PositionsTable;
   alarms: AlarmsTable;
@@ -105,6 +113,7 @@ export interface GatewayTables {
   command_log: CommandLogTable;
   device_log: DeviceLogTable;
   command_orders: CommandOrdersTable;
+  track_segments: TrackSegmentsTable;
 }
 
 declare module './core.ts' {

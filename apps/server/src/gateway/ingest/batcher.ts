@@ -7,6 +7,7 @@
 // back-off; a data error: the batch is split to isolate the bad record, which is dropped without an ACK).
 import type pg from 'pg';
 import type { EventBus } from '../../bus/types.ts';
+import { INVALIDATE_SEGMENTS_SQL, pastDaysOf } from '../../modules/track/segments.ts';
 import { type AlarmEvent, type DeviceEnvelope, type PositionEvent, Subjects } from '../events.ts';
 import type { PartitionManager } from './partitions.ts';
 import type { DeviceStateWriter } from './state-writer.ts';
@@ -27,6 +28,8 @@ export interface BatcherStats {
   /** Slowest batch write so far, ms (from taking the batch to its commit). */
   slowestWriteMs: number;
 }
+
+const DAY_MS = 86_400_000;
 
 const INSERT_POSITIONS = `INSERT INTO positions
   (device_id, time, lat, lon, altitude, speed, course, valid, satellites, location_type, acc, mileage)
@@ -256,13 +259,22 @@ export class IngestBatcher {
   private async write(batch: IngestRecord[]): Promise<AlarmRow[]> {
     let hasPositions = false;
     const times: number[] = [];
+    // Fixes for days that have ended invalidate those days' cached track segments, in the same transaction.
+    const todayStart = Math.floor(Date.now() / DAY_MS) * DAY_MS;
+    let pastDays: Map<string, { d: string; day: string }> | null = null;
     for (const r of batch) {
       if (r.positions.length > 0) hasPositions = true;
-      for (const p of r.positions) times.push(p.time);
+      for (const p of r.positions) {
+        times.push(p.time);
+        if (p.time < todayStart) {
+          pastDays ??= new Map();
+          pastDaysOf(r.device.id, [p.time], todayStart, pastDays);
+        }
+      }
     }
     if (hasPositions) await this.partitions.ensure(times);
     const alarms = alarmParam(batch);
-    if (!alarms) {
+    if (!alarms && !pastDays) {
       if (hasPositions) await this.pool.query(INSERT_POSITIONS, positionParams(batch));
       return [];
     }
@@ -270,9 +282,10 @@ export class IngestBatcher {
     try {
       await client.query('BEGIN');
       if (hasPositions) await client.query(INSERT_POSITIONS, positionParams(batch));
-      const inserted = await client.query<AlarmRow>(INSERT_ALARMS, [alarms]);
+      if (pastDays) await client.query(INVALIDATE_SEGMENTS_SQL, [JSON.stringify([...pastDays.values()])]);
+      const inserted = alarms ? (await client.query<AlarmRow>(INSERT_ALARMS, [alarms])).rows : [];
       await client.query('COMMIT');
-      return inserted.rows;
+      return inserted;
     } catch (err) {
       await client.query('ROLLBACK').catch(() => {});
       throw err;

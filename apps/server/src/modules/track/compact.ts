@@ -36,7 +36,7 @@ export interface TrackPoint {
 }
 
 /** Appends zigzag/5-bit encoded integers; builds the string in chunks to keep it fast for long tracks. */
-class DeltaStream {
+export class DeltaStream {
   private readonly parts: string[] = [];
   private codes: number[] = [];
 
@@ -61,24 +61,59 @@ class DeltaStream {
   }
 }
 
+/** Columns already in the encoding's units: epoch seconds, lat/lon × 1e5, km/h and degrees, all whole numbers. */
+export interface ScaledTrackColumns {
+  times: ArrayLike<number>;
+  lats: ArrayLike<number>;
+  lons: ArrayLike<number>;
+  speeds: ArrayLike<number>;
+  courses: ArrayLike<number>;
+}
+
+/** One delta on its own (to join separately encoded streams). */
+export function encodeDelta(delta: number): string {
+  const s = new DeltaStream();
+  s.push(delta);
+  return s.toString();
+}
+
 export function encodeCompactTrack(c: TrackColumns): CompactTrack {
+  const n = c.times.length;
+  const scaled = {
+    times: new Float64Array(n),
+    lats: new Int32Array(n),
+    lons: new Int32Array(n),
+    speeds: new Int32Array(n),
+    courses: new Int32Array(n),
+  };
+  for (let i = 0; i < n; i++) {
+    scaled.times[i] = Math.round(c.times[i]);
+    scaled.lats[i] = Math.round(c.lats[i] * 1e5);
+    scaled.lons[i] = Math.round(c.lons[i] * 1e5);
+    scaled.speeds[i] = Math.round(c.speeds[i]);
+    scaled.courses[i] = Math.round(c.courses[i]);
+  }
+  return encodeScaledTrack(scaled);
+}
+
+export function encodeScaledTrack(c: ScaledTrackColumns): CompactTrack {
   const times = new DeltaStream();
   const coords = new DeltaStream();
   const speeds = new DeltaStream();
   const courses = new DeltaStream();
   const n = c.times.length;
-  const start = n > 0 ? Math.round(c.times[0]) : 0;
+  const start = n > 0 ? c.times[0] : 0;
   let t0 = start;
   let lat0 = 0;
   let lon0 = 0;
   let speed0 = 0;
   let course0 = 0;
   for (let i = 0; i < n; i++) {
-    const t = Math.round(c.times[i]);
-    const lat = Math.round(c.lats[i] * 1e5);
-    const lon = Math.round(c.lons[i] * 1e5);
-    const speed = Math.round(c.speeds[i]);
-    const course = Math.round(c.courses[i]);
+    const t = c.times[i];
+    const lat = c.lats[i];
+    const lon = c.lons[i];
+    const speed = c.speeds[i];
+    const course = c.courses[i];
     times.push(t - t0);
     coords.push(lat - lat0);
     coords.push(lon - lon0);

@@ -1,6 +1,7 @@
 // /api/track/* — history tracks: at most 90 days and 5 devices at once, valid fixes in time order, the
 // compact encoding for long ranges (spec §5, §7, §9).
 import { trackDeviceCount, trackRange } from '@carhere/domain';
+import type { Pool } from 'pg';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { envelopeOf, ok } from '../../http/envelope.ts';
@@ -8,8 +9,8 @@ import { badRequest } from '../../http/errors.ts';
 import type { App } from '../../http/types.ts';
 import { type Caller, devicesByIds, devicesByTerminalIds, type ReachableDevice } from '../location/devices.ts';
 import { idSchema, instantSchema, terminalIdSchema } from '../location/params.ts';
-import { encodeCompactTrack } from './compact.ts';
-import { type LoadedTrack, loadTrack } from './queries.ts';
+import { countTrack, loadTrack } from './queries.ts';
+import { loadCompactTrack } from './segments.ts';
 
 const TRACK = ['main:track'];
 /** Above this many fixes the answer is compact unless the caller asks for a list. */
@@ -46,10 +47,22 @@ function checkRange(startTime: number, endTime: number): void {
   if (!range.ok) throw badRequest(range.message, range.params ?? {});
 }
 
-function present(device: ReachableDevice, t: LoadedTrack, format: 'list' | 'compact' | undefined): Track {
-  const chosen = format ?? (t.count > LIST_LIMIT ? 'compact' : 'list');
-  const base = { deviceId: device.id, terminalID: device.terminalId, count: t.count, format: chosen };
-  if (chosen === 'compact') return { ...base, compact: encodeCompactTrack(t) };
+/** One device's track in the asked form; without one, a list up to LIST_LIMIT fixes and compact above. */
+async function readTrack(
+  pool: Pool,
+  device: ReachableDevice,
+  from: number,
+  to: number,
+  format: 'list' | 'compact' | undefined,
+): Promise<Track> {
+  const chosen =
+    format ?? ((await countTrack(pool, device.id, from, to, LIST_LIMIT)) > LIST_LIMIT ? 'compact' : 'list');
+  const base = { deviceId: device.id, terminalID: device.terminalId, format: chosen };
+  if (chosen === 'compact') {
+    const t = await loadCompactTrack(pool, device.id, from, to);
+    return { ...base, count: t.count, compact: t.compact };
+  }
+  const t = await loadTrack(pool, device.id, from, to);
   const points = new Array(t.count);
   for (let i = 0; i < t.count; i++) {
     points[i] = {
@@ -60,7 +73,7 @@ function present(device: ReachableDevice, t: LoadedTrack, format: 'list' | 'comp
       course: Math.round(t.courses[i]),
     };
   }
-  return { ...base, points };
+  return { ...base, count: t.count, points };
 }
 
 const singleSchema = z.object({
@@ -98,8 +111,7 @@ export async function trackRoutes(app: App, ctx: AppContext): Promise<void> {
         ...(await devicesByIds(ctx, req.user!, deviceIds)),
       ];
       const tracks: Track[] = [];
-      for (const d of devices)
-        tracks.push(present(d, await loadTrack(ctx.dbHandle.pool, d.id, startTime, endTime), format));
+      for (const d of devices) tracks.push(await readTrack(ctx.dbHandle.pool, d, startTime, endTime, format));
       return ok(tracks);
     },
   );
@@ -107,7 +119,7 @@ export async function trackRoutes(app: App, ctx: AppContext): Promise<void> {
   const findByTerminalID = async (caller: Caller, q: z.infer<typeof singleSchema>) => {
     checkRange(q.startTime, q.endTime);
     const [device] = await devicesByTerminalIds(ctx, caller, [q.terminalID]);
-    return ok(present(device, await loadTrack(ctx.dbHandle.pool, device.id, q.startTime, q.endTime), q.format));
+    return ok(await readTrack(ctx.dbHandle.pool, device, q.startTime, q.endTime, q.format));
   };
 
   app.get(

@@ -1,0 +1,207 @@
+// Compact tracks assembled from per-day segments. A segment holds one UTC day of a device's valid fixes in the
+// compact encoding, with its first and last values kept apart so segments join without re-encoding: only the
+// first delta of each stream is written at the seam. Ended days are kept in track_segments (0202); the ends of
+// a range that cover part of a day, and today, are read from positions.
+import { type CompactTrack, DeltaStream, encodeDelta, type ScaledTrackColumns } from './compact.ts';
+import { type Db, loadScaledTrack } from './queries.ts';
+
+const DAY_MS = 86_400_000;
+
+/** [time s, lat×1e5, lon×1e5, speed, course] */
+type Values = [number, number, number, number, number];
+
+export interface Segment {
+  count: number;
+  first: Values | null;
+  last: Values | null;
+  /** Deltas from the second fix on (the first is written at the seam). */
+  times: string;
+  coords: string;
+  speeds: string;
+  courses: string;
+}
+
+const valuesAt = (c: ScaledTrackColumns, i: number): Values => [
+  c.times[i],
+  c.lats[i],
+  c.lons[i],
+  c.speeds[i],
+  c.courses[i],
+];
+
+/** The segment of fixes [from, to) of the columns. */
+export function segmentOf(c: ScaledTrackColumns, from: number, to: number): Segment {
+  if (to <= from) return { count: 0, first: null, last: null, times: '', coords: '', speeds: '', courses: '' };
+  const times = new DeltaStream();
+  const coords = new DeltaStream();
+  const speeds = new DeltaStream();
+  const courses = new DeltaStream();
+  for (let i = from + 1; i < to; i++) {
+    times.push(c.times[i] - c.times[i - 1]);
+    coords.push(c.lats[i] - c.lats[i - 1]);
+    coords.push(c.lons[i] - c.lons[i - 1]);
+    speeds.push(c.speeds[i] - c.speeds[i - 1]);
+    courses.push(c.courses[i] - c.courses[i - 1]);
+  }
+  return {
+    count: to - from,
+    first: valuesAt(c, from),
+    last: valuesAt(c, to - 1),
+    times: times.toString(),
+    coords: coords.toString(),
+    speeds: speeds.toString(),
+    courses: courses.toString(),
+  };
+}
+
+/** Joins segments (in time order) into one compact track. */
+export function mergeSegments(segments: Segment[]): { count: number; compact: CompactTrack } {
+  const parts = { times: [] as string[], coords: [] as string[], speeds: [] as string[], courses: [] as string[] };
+  let prev: Values | null = null;
+  let start = 0;
+  let count = 0;
+  for (const s of segments) {
+    if (!s.first || !s.last || s.count === 0) continue;
+    const p: Values = prev ?? [s.first[0], 0, 0, 0, 0];
+    if (!prev) start = s.first[0];
+    parts.times.push(encodeDelta(s.first[0] - p[0]), s.times);
+    parts.coords.push(encodeDelta(s.first[1] - p[1]), encodeDelta(s.first[2] - p[2]), s.coords);
+    parts.speeds.push(encodeDelta(s.first[3] - p[3]), s.speeds);
+    parts.courses.push(encodeDelta(s.first[4] - p[4]), s.courses);
+    prev = s.last;
+    count += s.count;
+  }
+  return {
+    count,
+    compact: {
+      start,
+      times: parts.times.join(''),
+      coords: parts.coords.join(''),
+      speeds: parts.speeds.join(''),
+      courses: parts.courses.join(''),
+    },
+  };
+}
+
+const dayKey = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/** Splits fixes (time order) of [from, from + days × DAY) into one segment per UTC day. */
+function daySegments(c: ScaledTrackColumns & { count: number }, from: number, days: number): Segment[] {
+  const out: Segment[] = [];
+  let i = 0;
+  for (let d = 0; d < days; d++) {
+    const endS = (from + (d + 1) * DAY_MS) / 1000;
+    let j = i;
+    while (j < c.count && c.times[j] < endS) j++;
+    out.push(segmentOf(c, i, j));
+    i = j;
+  }
+  return out;
+}
+
+interface CachedRow {
+  day: string;
+  version: number;
+  data: Segment | null;
+}
+
+/**
+ * The compact track of [from, to]: whole ended UTC days from the segment cache (computed and stored when
+ * missing), the partial days at either end and today from positions.
+ */
+export async function loadCompactTrack(
+  pool: Db,
+  deviceId: string,
+  from: number,
+  to: number,
+  now = Date.now(),
+): Promise<{ count: number; compact: CompactTrack }> {
+  const firstDay = Math.ceil(from / DAY_MS) * DAY_MS;
+  let days = 0;
+  while (firstDay + (days + 1) * DAY_MS - 1 <= to && firstDay + (days + 1) * DAY_MS <= now) days++;
+  if (days === 0) return mergeSegments([segmentOfRange(await loadScaledTrack(pool, deviceId, from, to))]);
+
+  const keys = Array.from({ length: days }, (_, d) => dayKey(firstDay + d * DAY_MS));
+  const cached = await pool.query<CachedRow>(
+    'SELECT day::text AS day, version, data FROM track_segments WHERE device_id = $1 AND day = ANY($2::date[])',
+    [deviceId, keys],
+  );
+  const byDay = new Map(cached.rows.map((r) => [r.day, r]));
+  const segments: (Segment | null)[] = keys.map((k) => byDay.get(k)?.data ?? null);
+
+  // Compute the missing days, a run of consecutive days per query.
+  const fresh: { day: string; version: number | null; data: Segment }[] = [];
+  for (let d = 0; d < days; ) {
+    if (segments[d]) {
+      d++;
+      continue;
+    }
+    let e = d;
+    while (e < days && !segments[e]) e++;
+    const runFrom = firstDay + d * DAY_MS;
+    const cols = await loadScaledTrack(pool, deviceId, runFrom, firstDay + e * DAY_MS - 1);
+    const computed = daySegments(cols, runFrom, e - d);
+    for (let k = d; k < e; k++) {
+      segments[k] = computed[k - d];
+      fresh.push({ day: keys[k], version: byDay.get(keys[k])?.version ?? null, data: computed[k - d] });
+    }
+    d = e;
+  }
+  if (fresh.length > 0) await storeSegments(pool, deviceId, fresh);
+
+  const head =
+    from < firstDay ? segmentOfRange(await loadScaledTrack(pool, deviceId, from, Math.min(to, firstDay - 1))) : null;
+  const tailFrom = firstDay + days * DAY_MS;
+  const tail = tailFrom <= to ? segmentOfRange(await loadScaledTrack(pool, deviceId, tailFrom, to)) : null;
+  return mergeSegments([...(head ? [head] : []), ...(segments as Segment[]), ...(tail ? [tail] : [])]);
+}
+
+function segmentOfRange(c: ScaledTrackColumns & { count: number }): Segment {
+  return segmentOf(c, 0, c.count);
+}
+
+/**
+ * Stores computed segments unless a late fix changed their day meanwhile: a day that had an (invalidated) row
+ * is updated only at the version it was read at; a day without a row is inserted only if none appeared.
+ */
+export async function storeSegments(
+  pool: Db,
+  deviceId: string,
+  fresh: { day: string; version: number | null; data: Segment }[],
+): Promise<void> {
+  const updates = fresh.filter((f) => f.version !== null).map((f) => ({ day: f.day, v: f.version, data: f.data }));
+  const inserts = fresh.filter((f) => f.version === null).map((f) => ({ day: f.day, data: f.data }));
+  if (updates.length > 0) {
+    await pool.query(
+      `UPDATE track_segments s SET data = x.data FROM jsonb_to_recordset($2::jsonb) AS x(day date, v int, data jsonb)
+        WHERE s.device_id = $1 AND s.day = x.day AND s.version = x.v AND s.data IS NULL`,
+      [deviceId, JSON.stringify(updates)],
+    );
+  }
+  if (inserts.length > 0) {
+    await pool.query(
+      `INSERT INTO track_segments (device_id, day, version, data)
+       SELECT $1, x.day, 0, x.data FROM jsonb_to_recordset($2::jsonb) AS x(day date, data jsonb)
+       ON CONFLICT (device_id, day) DO NOTHING`,
+      [deviceId, JSON.stringify(inserts)],
+    );
+  }
+}
+
+/** Keys (device|day) of the ended days these fixes fall on, for invalidation by the batcher. */
+export function pastDaysOf(
+  deviceId: string,
+  times: Iterable<number>,
+  todayStart: number,
+  into: Map<string, { d: string; day: string }>,
+): void {
+  for (const t of times) {
+    if (t >= todayStart) continue;
+    const day = dayKey(t);
+    into.set(`${deviceId}|${day}`, { d: deviceId, day });
+  }
+}
+
+export const INVALIDATE_SEGMENTS_SQL = `INSERT INTO track_segments (device_id, day, version, data)
+  SELECT x.d, x.day, 1, NULL FROM jsonb_to_recordset($1::jsonb) AS x(d bigint, day date)
+  ON CONFLICT (device_id, day) DO UPDATE SET version = track_segments.version + 1, data = NULL`;
