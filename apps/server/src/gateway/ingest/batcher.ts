@@ -7,7 +7,7 @@
 // back-off; a data error: the batch is split to isolate the bad record, which is dropped without an ACK).
 import type pg from 'pg';
 import type { EventBus } from '../../bus/types.ts';
-import { INVALIDATE_SEGMENTS_SQL, pastDaysOf } from '../../modules/track/segments.ts';
+import { INVALIDATE_SEGMENTS_SQL, notePastDay } from '../../modules/track/segments.ts';
 import { type AlarmEvent, type DeviceEnvelope, type PositionEvent, Subjects } from '../events.ts';
 import type { PartitionManager } from './partitions.ts';
 import type { DeviceStateWriter } from './state-writer.ts';
@@ -56,26 +56,40 @@ const num = (v: number | null) => (v === null || !Number.isFinite(v) ? 'NULL' : 
 const bool = (v: boolean | null) => (v === null ? 'NULL' : v ? 't' : 'f');
 const word = (v: string | null) => (v !== null && /^[a-z0-9]+$/i.test(v) ? v : 'NULL');
 
+/** The twelve array literals of INSERT_POSITIONS, built as strings directly (no array per value). */
 function positionParams(records: IngestRecord[]): string[] {
-  const cols: string[][] = Array.from({ length: 12 }, () => []);
+  let d = '';
+  let t = '';
+  let la = '';
+  let lo = '';
+  let al = '';
+  let sp = '';
+  let co = '';
+  let va = '';
+  let sa = '';
+  let lt = '';
+  let ac = '';
+  let mi = '';
+  let sep = '';
   for (const r of records) {
     const id = r.device.id;
     for (const p of r.positions) {
-      cols[0].push(id);
-      cols[1].push(String(p.time));
-      cols[2].push(String(p.lat));
-      cols[3].push(String(p.lon));
-      cols[4].push(num(p.altitude));
-      cols[5].push(num(p.speed));
-      cols[6].push(num(p.course));
-      cols[7].push(p.valid ? 't' : 'f');
-      cols[8].push(num(p.satellites));
-      cols[9].push(word(p.locationType));
-      cols[10].push(bool(p.acc));
-      cols[11].push(num(p.mileage));
+      d += sep + id;
+      t += sep + p.time;
+      la += sep + p.lat;
+      lo += sep + p.lon;
+      al += sep + num(p.altitude);
+      sp += sep + num(p.speed);
+      co += sep + num(p.course);
+      va += p.valid ? `${sep}t` : `${sep}f`;
+      sa += sep + num(p.satellites);
+      lt += sep + word(p.locationType);
+      ac += sep + bool(p.acc);
+      mi += sep + num(p.mileage);
+      sep = ',';
     }
   }
-  return cols.map((c) => `{${c.join(',')}}`);
+  return [d, t, la, lo, al, sp, co, va, sa, lt, ac, mi].map((c) => `{${c}}`);
 }
 
 function alarmParam(records: IngestRecord[]): string | null {
@@ -268,7 +282,7 @@ export class IngestBatcher {
         times.push(p.time);
         if (p.time < todayStart) {
           pastDays ??= new Map();
-          pastDaysOf(r.device.id, [p.time], todayStart, pastDays);
+          notePastDay(r.device.id, p.time, pastDays);
         }
       }
     }

@@ -188,18 +188,11 @@ export async function storeSegments(
   }
 }
 
-/** Keys (device|day) of the ended days these fixes fall on, for invalidation by the batcher. */
-export function pastDaysOf(
-  deviceId: string,
-  times: Iterable<number>,
-  todayStart: number,
-  into: Map<string, { d: string; day: string }>,
-): void {
-  for (const t of times) {
-    if (t >= todayStart) continue;
-    const day = dayKey(t);
-    into.set(`${deviceId}|${day}`, { d: deviceId, day });
-  }
+/** Notes the ended UTC day a fix falls on (device|day number → row for INVALIDATE_SEGMENTS_SQL), for the batcher. */
+export function notePastDay(deviceId: string, time: number, into: Map<string, { d: string; day: string }>): void {
+  const dayNumber = Math.floor(time / DAY_MS);
+  const key = `${deviceId}|${dayNumber}`;
+  if (!into.has(key)) into.set(key, { d: deviceId, day: dayKey(dayNumber * DAY_MS) });
 }
 
 export const INVALIDATE_SEGMENTS_SQL = `INSERT INTO track_segments (device_id, day, version, data)
