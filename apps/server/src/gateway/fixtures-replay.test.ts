@@ -1,0 +1,142 @@
+// Frames of real trackers (Traccar's GT06 and JT/T 808 decoder vectors, ../shared/fixtures/traccar) replayed over
+// TCP into the gateway: every fix the codecs find in them (after the device identified itself on that
+// connection, as a session requires) ends up in positions for the registered device.
+import { existsSync, readFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  createGt06Context,
+  createJt808Context,
+  type DecodeResult,
+  decodeGt06,
+  decodeJt808,
+  fromHex,
+  Gt06Splitter,
+  Jt808Splitter,
+} from '@carhere/protocols';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rejectReason } from './ingest/rules.ts';
+import { addDevice, createGatewayTestServer, type GatewayTestServer, waitFor } from './test-support.ts';
+
+const fixtures = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../../shared/fixtures/traccar');
+
+interface Case {
+  test: string;
+  hex: string;
+  model?: string;
+}
+
+interface Connection {
+  terminalId: string;
+  frames: Buffer[];
+  /** time|lat|lon of every fix the gateway should store */
+  expected: string[];
+}
+
+const key = (time: number, lat: number, lon: number) => `${time}|${lat.toFixed(6)}|${lon.toFixed(6)}`;
+
+/**
+ * Splits the cases into connections the way devices would use them: a GT06 connection starts at each login,
+ * a JT/T 808 connection whenever the terminal number changes. Frames before a GT06 login are left out (no
+ * session), as are the cases Traccar runs with a model override. The fixes to expect are what the protocols'
+ * splitter and decoder find in each connection's bytes (a few vectors are cut short of their trailer, which
+ * only a later frame completes on the wire).
+ */
+function connectionsOf(protocol: 'gt06' | 'jt808', cases: Case[]): Connection[] {
+  const out: Connection[] = [];
+  let current: Connection | null = null;
+  for (const c of cases) {
+    if (c.test !== 'testDecode' || c.model) continue;
+    const frame = Buffer.from(fromHex(c.hex));
+    const probe =
+      protocol === 'gt06' ? decodeGt06(frame, createGt06Context()) : decodeJt808(frame, createJt808Context());
+    const id = probe.ok ? probe.message.terminalId : null;
+    const starts =
+      protocol === 'gt06' ? probe.ok && probe.message.messageType === 'login' && id : id && id !== current?.terminalId;
+    if (starts && id) {
+      current = { terminalId: id, frames: [], expected: [] };
+      out.push(current);
+    }
+    current?.frames.push(frame);
+  }
+  const now = Date.now();
+  for (const conn of out) {
+    const splitter = protocol === 'gt06' ? new Gt06Splitter() : new Jt808Splitter();
+    const gt06 = createGt06Context();
+    const jt808 = createJt808Context();
+    for (const frame of splitter.push(Buffer.concat(conn.frames))) {
+      const res: DecodeResult = protocol === 'gt06' ? decodeGt06(frame, gt06) : decodeJt808(frame, jt808);
+      if (!res.ok) continue;
+      for (const p of res.message.positions)
+        if (!rejectReason(p, now)) conn.expected.push(key(p.time.getTime(), p.lat, p.lon));
+    }
+  }
+  return out;
+}
+
+function replay(port: number, frames: Buffer[]): Promise<void> {
+  return new Promise((resolvePromise, reject) => {
+    const socket = connect({ host: '127.0.0.1', port }, () => {
+      socket.write(Buffer.concat(frames));
+      setTimeout(() => {
+        socket.end();
+        resolvePromise();
+      }, 50);
+    });
+    socket.on('data', () => {});
+    socket.on('error', reject);
+  });
+}
+
+const available = existsSync(resolve(fixtures, 'gt06-decoder.json'));
+
+describe.skipIf(!available)('Traccar vectors replayed over TCP', () => {
+  let server: GatewayTestServer;
+  beforeAll(async () => {
+    server = await createGatewayTestServer();
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  for (const [protocol, file] of [
+    ['gt06', 'gt06-decoder.json'],
+    ['jt808', 'huabao-decoder.json'],
+  ] as const) {
+    it(`${protocol}: every fix decoded from the vectors is stored for its device`, async () => {
+      const cases = (JSON.parse(readFileSync(resolve(fixtures, file), 'utf8')) as { cases: Case[] }).cases;
+      const connections = connectionsOf(protocol, cases);
+      const devices = new Map<string, string>();
+      for (const c of connections) {
+        if (!devices.has(c.terminalId)) devices.set(c.terminalId, await addDevice(server, c.terminalId, protocol));
+      }
+      const port = protocol === 'gt06' ? server.gateway.ports.gt06 : server.gateway.ports.jt808;
+      for (const c of connections) await replay(port, c.frames);
+      await server.gateway.batcher.flush();
+      const expected = new Map<string, Set<string>>();
+      for (const c of connections) {
+        const id = devices.get(c.terminalId) as string;
+        const set = expected.get(id) ?? new Set();
+        for (const e of c.expected) set.add(e);
+        expected.set(id, set);
+      }
+      const total = [...expected.values()].reduce((n, s) => n + s.size, 0);
+      expect(total).toBeGreaterThan(10);
+      await waitFor(
+        async () => {
+          const rows = await server.ctx.db
+            .selectFrom('positions')
+            .select(['device_id', 'time', 'lat', 'lon'])
+            .where('device_id', 'in', [...devices.values()])
+            .execute();
+          const stored = new Set(rows.map((r) => `${r.device_id}|${key(r.time.getTime(), r.lat, r.lon)}`));
+          const missing = [...expected].flatMap(([id, set]) => [...set].filter((k) => !stored.has(`${id}|${k}`)));
+          return missing.length === 0;
+        },
+        10_000,
+        `${total} fixes of ${protocol} vectors stored`,
+      );
+    });
+  }
+});
