@@ -1,4 +1,4 @@
-// Frames of real trackers (Traccar's GT06 and JT/T 808 decoder vectors, ../shared/fixtures/traccar) replayed over
+// Frames of real trackers (Traccar's GT06 and JT/T 808 decoder vectors, kept in packages/protocols/fixtures) replayed over
 // TCP into the gateway: every fix the codecs find in them (after the device identified itself on that
 // connection, as a session requires) ends up in positions for the registered device.
 import { existsSync, readFileSync } from 'node:fs';
@@ -19,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rejectReason } from './ingest/rules.ts';
 import { addDevice, createGatewayTestServer, type GatewayTestServer, waitFor } from './test-support.ts';
 
-const fixtures = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../../shared/fixtures/traccar');
+const fixtures = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../packages/protocols/fixtures/traccar');
 
 interface Case {
   test: string;
