@@ -68,7 +68,7 @@ export class Fleet {
         try {
           await d.connect();
         } catch (err) {
-          failed.push(`${d.o.terminalId}: ${(err as Error).message}`);
+          failed.push((err as Error).message);
         }
         d.startTimer(this.o.interval);
       }),

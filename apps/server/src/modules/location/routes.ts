@@ -85,7 +85,7 @@ export async function locationRoutes(app: App, ctx: AppContext): Promise<void> {
         .executeTakeFirstOrThrow();
       const rows = (await q
         .orderBy(sql`coalesce(s.online, false)`, 'desc')
-        .orderBy(sql`s.pos_time`, sql`desc nulls last`)
+        .orderBy(sql`s.pos_time desc nulls last`)
         .orderBy('d.id')
         .limit(pageSize)
         .offset((pageNum - 1) * pageSize)
