@@ -26,7 +26,7 @@ function median(xs: number[]): number {
 async function measure(
   store: Store,
   interleaved: number,
-): Promise<{ api: number; naive: number; list: number; bytes: number; count: number }> {
+): Promise<{ cold: number; api: number; naive: number; list: number; bytes: number; count: number }> {
   const running = await startServer(
     {
       ...loadConfig({ ...process.env, DEMO: '0' }),

@@ -48,7 +48,8 @@ function connectionsOf(protocol: 'gt06' | 'jt808', cases: Case[]): Connection[] 
   let current: Connection | null = null;
   for (const c of cases) {
     if (c.test !== 'testDecode' || c.model) continue;
-    const frame = Buffer.from(fromHex(c.hex));
+    const frame = fromHex(c.hex);
+    if (!frame) continue;
     const probe =
       protocol === 'gt06' ? decodeGt06(frame, createGt06Context()) : decodeJt808(frame, createJt808Context());
     const id = probe.ok ? probe.message.terminalId : null;
