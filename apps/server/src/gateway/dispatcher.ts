@@ -62,12 +62,16 @@ export class CommandDispatcher {
 
   private async sendOn(session: Session, row: CommandRow, detail: string): Promise<void> {
     const device = session.device as DeviceRef;
-    if (!session.sendCommand(String(row.id), row.content)) return;
-    await this.store.transition(commandDevice(device), String(row.id), 'sent', {
+    const id = String(row.id);
+    if (!session.claimCommand(id)) return;
+    // Record the attempt before the bytes leave: a fast reply must find the command already 'sent', or the
+    // 'answered' transition could commit first and this attempt would be lost from the record.
+    const moved = await this.store.transition(commandDevice(device), id, 'sent', {
       from: ['pending', 'sent'],
       sent: true,
       detail: `${detail} (${session.codec.protocol} session ${session.key})`,
     });
+    if (moved) session.sendCommand(id, row.content);
   }
 
   /** A reply from the device: find the command it answers and record it. */

@@ -182,6 +182,18 @@ describe('gateway over TCP', () => {
     bad.stop();
   });
 
+  it('closes a connection that sends fixes but never identifies itself', async () => {
+    const sim = simulatedDevice(server.gateway, 'gt06', newTerminalId('gt06'));
+    const { gt06Location } = await import('@carhere/simulator');
+    const socket = (await import('node:net')).connect({ host: '127.0.0.1', port: server.gateway.ports.gt06 });
+    await new Promise((r) => socket.once('connect', r));
+    const closed = new Promise((r) => socket.once('close', r));
+    const fix = sim.o.track.next(10);
+    for (let i = 1; i <= 20; i++) socket.write(gt06Location(i, fix));
+    await closed;
+    expect(socket.destroyed).toBe(true);
+  });
+
   it('a reconnecting device replaces its old session and stays online; closing goes offline with an alarm', async () => {
     const terminalId = newTerminalId('gt06');
     const deviceId = await addDevice(server, terminalId, 'gt06');

@@ -48,6 +48,8 @@ export class Session implements RegisteredSession {
   private binding: Uint8Array[] | null = null;
   /** Undecodable frames in a row. */
   private badFrames = 0;
+  /** Frames that came before the device identified itself. */
+  private unidentified = 0;
   /** Bytes the splitter threw away in the current minute. */
   private garbageBytes = 0;
   private garbageSince = 0;
@@ -112,7 +114,11 @@ export class Session implements RegisteredSession {
       this.handleMessage(msg);
       return;
     }
-    if (!msg.terminalId) return; // nothing identifies the device yet (GT06 before login): ignore
+    if (!msg.terminalId) {
+      // Nothing identifies the device yet (GT06 before its login): ignore, but not forever.
+      if (++this.unidentified > this.ctx.maxBadFrames) this.refuseGarbage();
+      return;
+    }
     this.binding = [];
     this.bind(msg).catch((err) => {
       this.ctx.onError(err);
@@ -228,11 +234,18 @@ export class Session implements RegisteredSession {
     this.socket.write(reply);
   }
 
-  /** Writes a command to the device; false when the connection is gone. */
-  sendCommand(commandId: string, content: string): boolean {
+  /** Claims a command for this connection (each command goes out once per connection); false when the
+   * connection is gone or the command was already claimed here. */
+  claimCommand(commandId: string): boolean {
     if (this.closed || this.sentCommands.has(commandId)) return false;
-    const { bytes, key } = this.codec.encodeCommand(content, commandId);
     this.sentCommands.add(commandId);
+    return true;
+  }
+
+  /** Writes a claimed command to the device; false when the connection is gone. */
+  sendCommand(commandId: string, content: string): boolean {
+    if (this.closed) return false;
+    const { bytes, key } = this.codec.encodeCommand(content, commandId);
     this.awaiting.set(key, commandId);
     this.socket.write(bytes);
     return true;
@@ -245,7 +258,7 @@ export class Session implements RegisteredSession {
       protocol: this.codec.protocol,
       event: 'garbage',
       remote: this.remote,
-      detail: `undecodable input: ${this.badFrames} bad frames in a row, ${this.garbageBytes} stray bytes`,
+      detail: `undecodable input: ${this.badFrames} bad frames in a row, ${this.garbageBytes} stray bytes, ${this.unidentified} frames before login`,
     });
     this.close('garbage');
   }
