@@ -76,14 +76,18 @@ function connectionsOf(protocol: 'gt06' | 'jt808', cases: Case[]): Connection[] 
   return out;
 }
 
-function replay(port: number, frames: Buffer[]): Promise<void> {
+/** Sends a connection's frames, waits until `done` says the gateway has handled them, then hangs up. */
+function replay(port: number, frames: Buffer[], done: () => Promise<unknown>): Promise<void> {
   return new Promise((resolvePromise, reject) => {
-    const socket = connect({ host: '127.0.0.1', port }, () => {
+    const socket = connect({ host: '127.0.0.1', port }, async () => {
       socket.write(Buffer.concat(frames));
-      setTimeout(() => {
-        socket.end();
-        resolvePromise();
-      }, 50);
+      try {
+        await done();
+      } catch (err) {
+        reject(err);
+      }
+      socket.once('close', () => resolvePromise());
+      socket.end();
     });
     socket.on('data', () => {});
     socket.on('error', reject);
@@ -113,8 +117,30 @@ describe.skipIf(!available)('Traccar vectors replayed over TCP', () => {
         if (!devices.has(c.terminalId)) devices.set(c.terminalId, await addDevice(server, c.terminalId, protocol));
       }
       const port = protocol === 'gt06' ? server.gateway.ports.gt06 : server.gateway.ports.jt808;
-      for (const c of connections) await replay(port, c.frames);
-      await server.gateway.batcher.flush();
+      const storedKeys = async (deviceId: string) => {
+        const rows = await server.ctx.db
+          .selectFrom('positions')
+          .select(['time', 'lat', 'lon'])
+          .where('device_id', '=', deviceId)
+          .execute();
+        return new Set(rows.map((r) => key(r.time.getTime(), r.lat, r.lon)));
+      };
+      // One connection after the other, each held open until its fixes are in (a device's next connection
+      // would replace it), as a device reconnecting would.
+      for (const c of connections) {
+        const id = devices.get(c.terminalId) as string;
+        await replay(port, c.frames, async () => {
+          if (c.expected.length === 0) return new Promise((r) => setTimeout(r, 30));
+          return waitFor(
+            async () => {
+              const stored = await storedKeys(id);
+              return c.expected.every((k) => stored.has(k));
+            },
+            15_000,
+            `fixes of a ${protocol} connection of ${c.terminalId}`,
+          );
+        });
+      }
       const expected = new Map<string, Set<string>>();
       for (const c of connections) {
         const id = devices.get(c.terminalId) as string;

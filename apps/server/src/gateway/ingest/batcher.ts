@@ -131,6 +131,7 @@ export class IngestBatcher {
   private inFlightRows = 0;
   private scheduled = false;
   private closed = false;
+  private closing = false;
   private readonly drainWaiters: (() => void)[] = [];
   private readonly idleWaiters: (() => void)[] = [];
   readonly stats: BatcherStats = {
@@ -183,7 +184,9 @@ export class IngestBatcher {
     await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
   }
 
+  /** Writes what is queued; a write that cannot reach the database gives up instead of retrying forever. */
   async close(): Promise<void> {
+    this.closing = true;
     await this.flush();
     this.closed = true;
   }
@@ -260,7 +263,8 @@ export class IngestBatcher {
             return;
           }
         }
-        if (this.closed) {
+        if (this.closing) {
+          this.stats.droppedRecords += batch.length;
           for (const r of batch) r.done?.(new Error('ingest closed while the database was unavailable'));
           return;
         }
