@@ -1,6 +1,6 @@
 // Ingest rules: which fixes are stored, which alarm code a device alarm gets, and the derived alarms
 // (overspeed, low battery, power cut, offline). Pure functions plus one small per-device memory.
-import { isValidPosition, OVERSPEED_KMH, parseLocationType } from '@carhere/domain';
+import { batteryPercent, isValidPosition, OVERSPEED_KMH, parseLocationType } from '@carhere/domain';
 import type { Attributes, Position } from '@carhere/protocols';
 import type { NewAlarm, StatusPatch, StoredPosition } from './types.ts';
 
@@ -59,9 +59,8 @@ export function rejectReason(p: Position, now: number): RejectReason | null {
 
 const finite = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
-function batteryPercent(attributes: Attributes): number | null {
-  const level = finite(attributes.batteryLevel);
-  return level === null ? null : Math.max(0, Math.min(100, Math.round(level)));
+function batteryLevelOf(attributes: Attributes): number | null {
+  return batteryPercent(finite(attributes.batteryLevel) ?? undefined) ?? null;
 }
 
 export function toStoredPosition(p: Position): StoredPosition {
@@ -78,7 +77,7 @@ export function toStoredPosition(p: Position): StoredPosition {
     locationType: parseLocationType(a.locationType) ?? (p.valid ? 'gps' : null),
     acc: typeof a.acc === 'boolean' ? a.acc : null,
     mileage: finite(a.mileage),
-    battery: batteryPercent(a),
+    battery: batteryLevelOf(a),
   };
 }
 
@@ -90,7 +89,7 @@ export function statusPatchOf(attributes: Attributes): StatusPatch | null {
     patch[k] = v;
   };
   if (typeof attributes.acc === 'boolean') set('acc', attributes.acc);
-  const battery = batteryPercent(attributes);
+  const battery = batteryLevelOf(attributes);
   if (battery !== null) set('battery', battery);
   const mileage = finite(attributes.mileage);
   if (mileage !== null) set('mileage', mileage);
@@ -164,7 +163,7 @@ export function derivedAlarms(
     }
     memory.overspeed = over;
   }
-  const battery = fix?.battery ?? batteryPercent(attributes);
+  const battery = fix?.battery ?? batteryLevelOf(attributes);
   if (battery !== null) {
     const low = battery <= LOW_BATTERY_PERCENT;
     if (low && !memory.lowBattery && !reported.includes(LOW_BATTERY_ALARM)) {

@@ -4,6 +4,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import { badRequest, noPermission, notFound } from '../../http/errors.ts';
+import { reachesPath } from '../../http/hierarchy.ts';
 import type { SessionUser } from '../../http/session.ts';
 
 const ADMIN_ROLE = 1;
@@ -76,10 +77,6 @@ function toDevice(r: Row): ReachableDevice {
   };
 }
 
-function reaches(caller: Caller, device: ReachableDevice): boolean {
-  return caller.role === ADMIN_ROLE || (caller.path !== '' && device.path.startsWith(caller.path));
-}
-
 /** The devices named by terminal IDs, in the order asked; all must exist and be within reach. */
 export async function devicesByTerminalIds(
   ctx: AppContext,
@@ -93,7 +90,7 @@ export async function devicesByTerminalIds(
   return unique.map((t) => {
     const d = byTerminal.get(t);
     if (!d) throw caller.role === ADMIN_ROLE ? notFound() : noPermission();
-    if (!reaches(caller, d)) throw noPermission();
+    if (!reachesPath(caller, d.path)) throw noPermission();
     return d;
   });
 }
@@ -106,7 +103,7 @@ export async function devicesByIds(ctx: AppContext, caller: Caller, ids: string[
   return unique.map((id) => {
     const d = byId.get(id);
     if (!d) throw caller.role === ADMIN_ROLE ? notFound() : noPermission();
-    if (!reaches(caller, d)) throw noPermission();
+    if (!reachesPath(caller, d.path)) throw noPermission();
     return d;
   });
 }
@@ -131,6 +128,6 @@ export async function reachableUserPath(
   if (!userId || userId === caller.id) return { id: caller.id, path: caller.path };
   const user = await ctx.db.selectFrom('users').select(['id', 'path']).where('id', '=', userId).executeTakeFirst();
   if (!user) throw caller.role === ADMIN_ROLE ? notFound() : noPermission();
-  if (caller.role !== ADMIN_ROLE && !user.path.startsWith(caller.path)) throw noPermission();
+  if (!reachesPath(caller, user.path)) throw noPermission();
   return { id: String(user.id), path: user.path };
 }
