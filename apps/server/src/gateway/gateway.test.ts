@@ -187,11 +187,15 @@ describe('gateway over TCP', () => {
     const { gt06Location } = await import('@carhere/simulator');
     const socket = (await import('node:net')).connect({ host: '127.0.0.1', port: server.gateway.ports.gt06 });
     await new Promise((r) => socket.once('connect', r));
+    // The server may reset the connection while we are still writing: that is the behaviour under test.
+    const errors: string[] = [];
+    socket.on('error', (err: NodeJS.ErrnoException) => errors.push(err.code ?? err.message));
     const closed = new Promise((r) => socket.once('close', r));
     const fix = sim.o.track.next(10);
     for (let i = 1; i <= 20; i++) socket.write(gt06Location(i, fix));
     await closed;
     expect(socket.destroyed).toBe(true);
+    expect(errors.every((code) => code === 'ECONNRESET' || code === 'EPIPE')).toBe(true);
   });
 
   it('a reconnecting device replaces its old session and stays online; closing goes offline with an alarm', async () => {
