@@ -13,12 +13,6 @@ const SERVER_ONLY: Record<string, { cn: string; en: string }> = {
   },
   invalidParam: { cn: '参数错误：{field}', en: 'Invalid parameter: {field}' },
   demoDisabled: { cn: '体验账号未开放', en: 'The demo account is not available' },
-  // Login answers keep the spec's exact wording (§8: '209 wrong username or password').
-  login200: { cn: '登录成功', en: 'login successful' },
-  login201: { cn: '用户名错误', en: 'user name error' },
-  login202: { cn: '密码错误', en: 'wrong password' },
-  login208: { cn: '用户已过期', en: 'user expired' },
-  login209: { cn: '用户名或密码错误', en: 'wrong username or password' },
   'device.notFound': { cn: '设备不存在：{terminalID}', en: 'Device not found: {terminalID}' },
   'device.batchLimit': {
     cn: '一次最多操作 {max} 台设备',
@@ -56,6 +50,12 @@ const ALIASES: Record<string, string> = {
   serverBusy: 'http.serverBusy',
   noPermissionAccount: 'permission.denied',
   noData: 'common.noData',
+  // Login answers: the domain carries the spec's exact wording (§8) in every language.
+  login200: 'login.200',
+  login201: 'login.201',
+  login202: 'login.202',
+  login208: 'login.208',
+  login209: 'login.209',
 };
 
 export function resolveMessage(key: string, lang: string, params: MessageParams = {}): string {
