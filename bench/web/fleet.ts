@@ -72,6 +72,15 @@ export function toLocation(d: FleetDevice, now: number) {
     lastSeen: time,
     mapState: d.online ? 1 : 5,
     runState: d.online ? 1 : 5,
+    state: d.online ? 'zx' : 'lx',
+    expire: null,
+    activatedAt: time,
+    nickname: '',
+    telephone: '',
+    iconType: 1,
+    userId: '2',
+    username: 'demo',
+    carIconState: d.online ? 'moving' : 'offline',
   };
 }
 

@@ -11,6 +11,16 @@ interface Location {
   runState: number;
   utcTime: string | null;
   displayName: string;
+  state: string;
+  expire: string | null;
+  activatedAt: string | null;
+  carNumber: string;
+  nickname: string;
+  telephone: string;
+  iconType: number;
+  userId: string | null;
+  username: string | null;
+  carIconState: string;
 }
 
 describe('/api/location', () => {
@@ -22,6 +32,7 @@ describe('/api/location', () => {
   let parked: string;
   let neverSeen: string;
   let adminOwn: string;
+  let silent: string;
   let movingId: string;
 
   beforeAll(async () => {
@@ -32,10 +43,25 @@ describe('/api/location', () => {
     parked = newTerminalId('jt808');
     neverSeen = newTerminalId('gt06');
     adminOwn = newTerminalId('gt06');
+    silent = newTerminalId('jt808');
     movingId = await addDevice(server, moving, 'gt06');
     const parkedId = await addDevice(server, parked, 'jt808');
     await addDevice(server, neverSeen, 'gt06');
     const adminId = await addDevice(server, adminOwn, 'gt06', { userId: '1' });
+    const silentId = await addDevice(server, silent, 'jt808');
+    // Activated, expired (the earlier of the two expiries counts) and never sent anything.
+    await server.ctx.db
+      .updateTable('devices')
+      .set({
+        activated_at: new Date(now - 400 * 86_400_000),
+        platform_expire_at: new Date(now - 86_400_000),
+        user_expire_at: new Date(now + 86_400_000),
+        nickname: 'Silent van',
+        sim: '13800000000',
+        icon_type: 3,
+      })
+      .where('id', '=', silentId)
+      .execute();
     await server.ctx.db
       .updateTable('devices')
       .set({ activated_at: new Date(now - 86_400_000), car_number: '京A12345' })
@@ -94,17 +120,51 @@ describe('/api/location', () => {
 
   it('findV2: the devices of a user in reach, online filter, paging', async () => {
     const mine = await demo.post<{ total: number; list: Location[] }>('/location/findV2', {});
-    expect(mine.data.total).toBe(3);
+    expect(mine.data.total).toBe(4);
     expect(mine.data.list[0].online).toBe(true);
     const online = await demo.post<{ total: number; list: Location[] }>('/location/findV2', { online: true });
     expect(online.data.list.map((l) => l.terminalID)).toEqual([moving]);
     const ofDemo = await admin.post<{ total: number }>('/location/findV2', { userId: 2 });
-    expect(ofDemo.data.total).toBe(3);
+    expect(ofDemo.data.total).toBe(4);
     const all = await admin.post<{ total: number }>('/location/findV2', { children: true });
-    expect(all.data.total).toBe(4);
+    expect(all.data.total).toBe(5);
     const page = await demo.post<{ total: number; list: Location[] }>('/location/findV2', { pageSize: 1, pageNum: 2 });
-    expect(page.data.total).toBe(3);
+    expect(page.data.total).toBe(4);
     expect(page.data.list).toHaveLength(1);
+  });
+
+  it('findV2: the device list fields (state, expiry, names, owner) come from the device, not from its last fix', async () => {
+    const res = await demo.post<{ total: number; list: Location[] }>('/location/findV2', {});
+    const by = new Map(res.data.list.map((l) => [l.terminalID, l]));
+    expect(by.get(moving)).toMatchObject({
+      state: 'zx',
+      expire: null,
+      carNumber: '京A12345',
+      nickname: '',
+      userId: '2',
+      username: 'demo',
+      carIconState: 'moving',
+    });
+    expect(by.get(moving)?.activatedAt).toBe(new Date(now - 86_400_000).toISOString());
+    expect(by.get(parked)).toMatchObject({ state: 'lx', carIconState: 'offline', mapState: 5 });
+    // Never activated and never online: not activated.
+    expect(by.get(neverSeen)).toMatchObject({ state: 'wjh', activatedAt: null, utcTime: null, lastSeen: null });
+    // Activated but silent: offline (not 'not activated'), and expired by its platform expiry.
+    expect(by.get(silent)).toMatchObject({
+      state: 'lx',
+      utcTime: null,
+      lastSeen: null,
+      expire: new Date(now - 86_400_000).toISOString(),
+      nickname: 'Silent van',
+      displayName: 'Silent van',
+      telephone: '13800000000',
+      iconType: 3,
+      carIconState: 'expired',
+      mapState: 6,
+    });
+    // The same fields on /location/find.
+    const found = await demo.post<Location[]>('/location/find', [silent]);
+    expect(found.data[0]).toMatchObject({ state: 'lx', nickname: 'Silent van', carIconState: 'expired' });
   });
 
   it('findArea: now by last position, and during a time window by stored fixes', async () => {

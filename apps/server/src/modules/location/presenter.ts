@@ -38,6 +38,24 @@ export const locationSchema = z.object({
   mapState: z.number(),
   /** 1 moving, 2 fast, 3 overspeed, 4 stop, 5 abnormal */
   runState: z.number(),
+  // The device list item's own fields (spec §3), so a list does not have to infer them from the last fix.
+  /** 'zx' online, 'lx' offline, 'wjh' not activated (never activated and not online). */
+  state: z.enum(['zx', 'lx', 'wjh']),
+  /** Effective expiry: the earlier of the platform and user expiries; null when neither is set. */
+  expire: z.string().nullable(),
+  /** When the device was activated; null when it never was. */
+  activatedAt: z.string().nullable(),
+  carNumber: z.string(),
+  nickname: z.string(),
+  /** The device's SIM number. */
+  telephone: z.string(),
+  /** 1 to 12 (the car icon image). */
+  iconType: z.number(),
+  /** Owner (null when the device is in stock). */
+  userId: z.string().nullable(),
+  username: z.string().nullable(),
+  /** expired, offline, unknown, stop, moving, fast, overspeed (spec §4 car icon state). */
+  carIconState: z.enum(['expired', 'offline', 'unknown', 'stop', 'moving', 'fast', 'overspeed']),
 });
 export type Location = z.infer<typeof locationSchema>;
 
@@ -52,6 +70,10 @@ export function locationQuery(ctx: AppContext) {
       'd.terminal_id',
       'd.nickname',
       'd.car_number',
+      'd.sim',
+      'd.icon_type',
+      'd.user_id',
+      'u.username',
       'd.device_type',
       'd.protocol',
       'd.activated_at',
@@ -79,6 +101,10 @@ export interface LocationRow {
   terminal_id: string;
   nickname: string;
   car_number: string;
+  sim: string;
+  icon_type: number;
+  user_id: string | null;
+  username: string | null;
   device_type: number;
   protocol: number;
   activated_at: Date | null;
@@ -106,10 +132,11 @@ export function presentLocation(r: LocationRow, now: number): Location {
   const online = r.online === true;
   const state =
     !r.activated_at && !online ? DEVICE_STATE.notActivated : online ? DEVICE_STATE.online : DEVICE_STATE.offline;
+  const expire = effectiveExpiry(r.platform_expire_at?.getTime() ?? null, r.user_expire_at?.getTime() ?? null);
   const icon = carIconState(
     {
       state,
-      expire: effectiveExpiry(r.platform_expire_at?.getTime() ?? null, r.user_expire_at?.getTime() ?? null),
+      expire,
       location:
         r.lat !== null && r.lon !== null && r.pos_time
           ? {
@@ -145,5 +172,15 @@ export function presentLocation(r: LocationRow, now: number): Location {
     lastSeen: iso(r.last_seen),
     mapState: mapStateCode(icon),
     runState: runningStateCode(icon),
+    state,
+    expire: expire === null ? null : new Date(expire).toISOString(),
+    activatedAt: iso(r.activated_at),
+    carNumber: r.car_number,
+    nickname: r.nickname,
+    telephone: r.sim,
+    iconType: r.icon_type,
+    userId: r.user_id === null ? null : String(r.user_id),
+    username: r.username ?? null,
+    carIconState: icon,
   };
 }

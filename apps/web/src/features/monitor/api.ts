@@ -28,11 +28,20 @@ export interface Location {
   /** 0 unknown, 1 moving, 2 fast, 3 overspeed, 4 stop, 5 offline, 6 expired */
   mapState: number;
   runState: number;
-  /** Optional list fields (spec §3 device list item) when the server sends them. */
-  state?: string | null;
-  expire?: string | null;
-  carNumber?: string | null;
-  nickname?: string | null;
+  // The device list item's fields (spec §3), sent by findV2 and find.
+  /** 'zx' online, 'lx' offline, 'wjh' not activated: from the device's activation, not from its last fix. */
+  state: 'zx' | 'lx' | 'wjh';
+  /** Effective expiry (the earlier of platform and user expiry), ISO-8601; null: never expires. */
+  expire: string | null;
+  activatedAt: string | null;
+  carNumber: string;
+  nickname: string;
+  /** SIM number. */
+  telephone: string;
+  iconType: number;
+  userId: string | null;
+  username: string | null;
+  carIconState: 'expired' | 'offline' | 'unknown' | 'stop' | 'moving' | 'fast' | 'overspeed';
 }
 
 /** Every device below the caller (admin: all), in pages of up to 100,000. */

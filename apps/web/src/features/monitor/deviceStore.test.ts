@@ -6,21 +6,29 @@ import { location, position } from './testData.ts';
 const NOW = Date.parse('2026-01-01T00:00:30.000Z');
 
 describe('monitor devices', () => {
-  it('derives state, expiry and search text from a Location', () => {
-    const online = fromLocation(location({ deviceId: '1', carNumber: '京A12345' }), NOW);
+  it('takes state, expiry and names from the server, and builds the search text', () => {
+    const online = fromLocation(location({ deviceId: '1', carNumber: '京A12345', nickname: 'Bus' }));
     expect(online.state).toBe('zx');
+    expect(online.carNumber).toBe('京A12345');
     expect(online.searchText).toContain('京a12345');
-    const never = fromLocation(location({ deviceId: '2', online: false, lastSeen: null, utcTime: null }), NOW);
-    expect(never.state).toBe('wjh');
-    expect(never.location).toBeNull();
-    const expired = fromLocation(location({ deviceId: '3', online: false, mapState: 6 }), NOW);
-    expect(expired.state).toBe('lx');
-    expect(expired.expire).toBe(NOW);
-    expect(fromLocation(location({ deviceId: '4', state: 'wjh', online: false }), NOW).state).toBe('wjh');
+    expect(online.searchText).toContain('bus');
+    // Activated, never sent a fix: offline (the server says so), not 'not activated'.
+    const silent = fromLocation(location({ deviceId: '2', online: false, state: 'lx', lastSeen: null, utcTime: null }));
+    expect(silent.state).toBe('lx');
+    expect(silent.location).toBeNull();
+    const inactive = fromLocation(
+      location({ deviceId: '3', online: false, state: 'wjh', lastSeen: null, utcTime: null }),
+    );
+    expect(inactive.state).toBe('wjh');
+    const expired = fromLocation(
+      location({ deviceId: '4', online: false, state: 'lx', expire: '2025-06-01T00:00:00.000Z' }),
+    );
+    expect(expired.expire).toBe(Date.parse('2025-06-01T00:00:00.000Z'));
+    expect(fromLocation(location({ deviceId: '5' })).expire).toBeNull();
   });
 
   it('a newer fix moves the device, an older one does not', () => {
-    const d = fromLocation(location({ deviceId: '1' }), NOW);
+    const d = fromLocation(location({ deviceId: '1' }));
     const moved = withPosition(d, position({ deviceId: '1', time: '2026-01-01T00:00:10Z', lat: 40, course: 45 }));
     expect(moved.location?.lat).toBe(40);
     expect(moved.course).toBe(45);
@@ -35,14 +43,11 @@ describe('monitor devices', () => {
 
   it('applies batches, ignores devices of other users and orders by the domain rules', () => {
     const store = new DeviceStore();
-    store.load(
-      [
-        location({ deviceId: '1', online: false, lastSeen: '2025-12-01T00:00:00Z' }),
-        location({ deviceId: '2', online: false, lastSeen: null, utcTime: null }),
-        location({ deviceId: '3' }),
-      ],
-      NOW,
-    );
+    store.load([
+      location({ deviceId: '1', online: false, lastSeen: '2025-12-01T00:00:00Z' }),
+      location({ deviceId: '2', online: false, state: 'wjh', lastSeen: null, utcTime: null }),
+      location({ deviceId: '3' }),
+    ]);
     const v = store.getVersion();
     const { changed } = store.apply(
       [
@@ -70,17 +75,21 @@ describe('monitor devices', () => {
     expect(store.get('1')?.state).toBe('zx');
   });
 
-  it('filters by tab and by name, IMEI or plate, and counts the tabs', () => {
+  it('filters by tab and by name, IMEI or plate, and counts the tabs by the domain rules', () => {
     const devices = [
-      fromLocation(location({ deviceId: '1', displayName: 'Truck one', carNumber: '粤B88888' }), NOW),
-      fromLocation(location({ deviceId: '2', displayName: 'Van', online: false }), NOW),
-      fromLocation(location({ deviceId: '3', displayName: 'Bike', online: false, mapState: 6 }), NOW),
+      fromLocation(location({ deviceId: '1', displayName: 'Truck one', carNumber: '粤B88888' })),
+      fromLocation(location({ deviceId: '2', displayName: 'Van', online: false })),
+      fromLocation(location({ deviceId: '3', displayName: 'Bike', online: false, expire: '2025-12-31T00:00:00.000Z' })),
+      fromLocation(location({ deviceId: '4', displayName: 'Stock', online: false, state: 'wjh', utcTime: null })),
+      // Activated and silent: offline tab.
+      fromLocation(location({ deviceId: '5', displayName: 'Quiet', online: false, utcTime: null, lastSeen: null })),
     ];
     expect(filterDevices(devices, 'all', 'truck', NOW).map((d) => d.deviceId)).toEqual(['1']);
     expect(filterDevices(devices, 'all', '粤b', NOW).map((d) => d.deviceId)).toEqual(['1']);
     expect(filterDevices(devices, 'all', devices[1].terminalID.slice(-4), NOW).map((d) => d.deviceId)).toEqual(['2']);
-    expect(filterDevices(devices, 'offline', '', NOW).map((d) => d.deviceId)).toEqual(['2', '3']);
+    expect(filterDevices(devices, 'offline', '', NOW).map((d) => d.deviceId)).toEqual(['2', '3', '5']);
+    expect(filterDevices(devices, 'unactivated', '', NOW).map((d) => d.deviceId)).toEqual(['4']);
     expect(filterDevices(devices, 'expired', '', NOW).map((d) => d.deviceId)).toEqual(['3']);
-    expect(listCounts(devices, NOW)).toEqual({ all: 3, online: 1, offline: 2, unactivated: 0, expired: 1 });
+    expect(listCounts(devices, NOW)).toEqual({ all: 5, online: 1, offline: 3, unactivated: 1, expired: 1 });
   });
 });

@@ -8,8 +8,6 @@ import type { PositionMessage, StateMessage } from './live/messages.ts';
 import type { LocationType, MonitorDevice } from './types.ts';
 
 const LOCATION_TYPES = new Set<LocationType>(['gps', 'beidou', 'lbs', 'wifi']);
-/** Expiry is not in every Location; mapState 6 says it has passed. */
-const MAP_STATE_EXPIRED = 6;
 
 function time(value: string | null | undefined): number | null {
   if (!value) return null;
@@ -31,19 +29,14 @@ function searchText(d: {
   return [d.displayName, d.terminalID, d.carNumber ?? '', d.nickname ?? ''].join('\u0000').toLowerCase();
 }
 
-export function fromLocation(loc: Location, now: number): MonitorDevice {
+export function fromLocation(loc: Location): MonitorDevice {
   const utcTime = time(loc.utcTime);
   const lastSeen = time(loc.lastSeen);
   const hasPosition = loc.lat !== null && loc.lon !== null && utcTime !== null && loc.valid !== false;
-  const state =
-    loc.state === 'zx' || loc.state === 'lx' || loc.state === 'wjh'
-      ? loc.state
-      : loc.online
-        ? 'zx'
-        : lastSeen === null && utcTime === null
-          ? 'wjh'
-          : 'lx';
-  const expire = time(loc.expire) ?? (loc.mapState === MAP_STATE_EXPIRED ? now : null);
+  // The server's state and expiry (device activation and expiry dates): an activated device that never sent
+  // a fix is offline, not 'not activated'. Only an unknown code falls back to the online flag.
+  const state = loc.state === 'zx' || loc.state === 'lx' || loc.state === 'wjh' ? loc.state : loc.online ? 'zx' : 'lx';
+  const expire = time(loc.expire);
   const name =
     loc.displayName ||
     domainDisplayName({ terminalID: loc.terminalID, carNumber: loc.carNumber, nickname: loc.nickname });
@@ -122,9 +115,9 @@ export class DeviceStore {
   private readonly listeners = new Set<() => void>();
   private version = 0;
 
-  load(locations: readonly Location[], now: number): void {
+  load(locations: readonly Location[]): void {
     this.devices.clear();
-    for (const loc of locations) this.devices.set(loc.deviceId, fromLocation(loc, now));
+    for (const loc of locations) this.devices.set(loc.deviceId, fromLocation(loc));
     this.orderDirty = true;
     this.emit();
   }

@@ -46,7 +46,7 @@ export class MonitorSession {
     this.abort = new AbortController();
     this.socket.start();
     const locations = await findAllLocations(this.abort.signal);
-    this.store.load(locations, Date.now());
+    this.store.load(locations);
   }
 
   close(): void {

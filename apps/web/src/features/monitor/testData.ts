@@ -23,6 +23,16 @@ export function location(over: Partial<Location> & { deviceId: string }): Locati
     lastSeen: '2026-01-01T00:00:00.000Z',
     mapState: 4,
     runState: 4,
+    state: over.online === false ? 'lx' : 'zx',
+    expire: null,
+    activatedAt: '2025-01-01T00:00:00.000Z',
+    carNumber: '',
+    nickname: '',
+    telephone: '',
+    iconType: 1,
+    userId: '2',
+    username: 'demo',
+    carIconState: over.online === false ? 'offline' : 'stop',
     ...over,
   };
 }
