@@ -11,11 +11,13 @@ import { BaseMap } from '../../map/BaseMap.tsx';
 import { findAllLocations } from '../monitor/api.ts';
 import { findTracks } from './api.ts';
 import { PlaybackClock } from './data/playbackClock.ts';
+import type { StopPoint } from './data/stops.ts';
 import { trackFromAnswer } from './data/trackData.ts';
 import { downloadBlob, trackFileName } from './export/download.ts';
 import { gpxParts } from './export/gpx.ts';
 import { FitTracks } from './map/FitTracks.tsx';
 import { PlaybackCar } from './map/PlaybackCar.tsx';
+import { StopPins } from './map/StopPins.tsx';
 import { TrackLine } from './map/TrackLine.tsx';
 import { PlaybackControls } from './panel/PlaybackControls.tsx';
 import { presetRange } from './panel/rangePresets.ts';
@@ -96,6 +98,11 @@ export default function TrackPage() {
     clock.load(current?.data.length ?? 0);
   }, [clock, current]);
 
+  const seekStop = (i: number, s: StopPoint) => {
+    if (i !== active) setActive(i);
+    clock.seek(s.firstIndex);
+  };
+
   const notReady = () => {
     if (!loading) return false;
     message.warning(t('notLoaded'));
@@ -172,6 +179,9 @@ export default function TrackPage() {
             {views.map((v) => (
               <TrackLine key={`${v.data.deviceId}-${v.data.times[0]}`} view={v} />
             ))}
+            {views.map((v, i) => (
+              <StopPins key={`stops-${v.data.deviceId}-${v.data.times[0]}`} view={v} onStop={(s) => seekStop(i, s)} />
+            ))}
             <FitTracks views={views} />
             {current && <PlaybackCar view={current} clock={clock} follow />}
           </BaseMap>
@@ -184,11 +194,7 @@ export default function TrackPage() {
               views={named}
               activeIndex={active}
               onActivate={setActive}
-              onStop={(v, s) => {
-                const i = named.indexOf(v);
-                if (i !== active) setActive(i);
-                clock.seek(s.firstIndex);
-              }}
+              onStop={(v, s) => seekStop(named.indexOf(v), s)}
             />
           </div>
         )}

@@ -1,10 +1,9 @@
-// One track drawn from its decimated fixes for the current zoom, with start, end and stop pins.
+// One track drawn from its decimated fixes for the current zoom, with start and end pins (stop pins: StopPins).
 import L from 'leaflet';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { markerIcon } from '../../../map/layers/carIcon.ts';
 import { useLeafletMap } from '../../../map/mapContext.ts';
-import { formatDuration } from '../panel/formatDuration.ts';
 import type { TrackView } from '../trackView.ts';
 import { trackLatLngs } from './trackLatLngs.ts';
 
@@ -27,11 +26,6 @@ export function TrackLine({ view }: { view: TrackView }) {
     L.marker([data.lats[last], data.lons[last]], { icon: markerIcon('#dc2626', t('pin.end')), zIndexOffset: 500 })
       .bindTooltip(t('pin.endTooltip'))
       .addTo(group);
-    for (const stop of view.stops) {
-      L.marker([stop.lat, stop.lon], { icon: markerIcon('#2563eb', t('pin.stop')), zIndexOffset: 400 })
-        .bindTooltip(t('stops.tooltip', { duration: formatDuration(stop.durationMs, t) }))
-        .addTo(group);
-    }
     return () => {
       map.off('zoomend moveend', draw);
       group.remove();

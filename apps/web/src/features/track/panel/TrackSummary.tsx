@@ -8,6 +8,8 @@ import { trackDistance } from '../data/trackData.ts';
 import type { TrackView } from '../trackView.ts';
 import { formatDuration } from './formatDuration.ts';
 
+const STOPS_PAGE_SIZE = 50;
+
 export interface TrackSummaryProps {
   views: TrackView[];
   activeIndex: number;
@@ -58,7 +60,13 @@ export function TrackSummary({ views, activeIndex, onActivate, onStop }: TrackSu
               size="small"
               dataSource={v.stops}
               locale={{ emptyText: t('stops.none') }}
-              style={{ maxHeight: 260, overflow: 'auto' }}
+              // A 90-day track can have thousands of stops: a page at a time keeps the panel light.
+              pagination={
+                v.stops.length > STOPS_PAGE_SIZE
+                  ? { pageSize: STOPS_PAGE_SIZE, size: 'small', simple: true, align: 'center' }
+                  : false
+              }
+              style={{ maxHeight: 320, overflow: 'auto' }}
               renderItem={(s) => (
                 <List.Item
                   style={{ cursor: 'pointer', padding: '4px 0' }}
