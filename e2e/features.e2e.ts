@@ -1,8 +1,10 @@
 // Issue 7 (alarms, fences, commands) in Chromium against `npm start` with the demo fleet: a tracker of ours
 // (registered through the API, driven by the simulator over real TCP) raises an SOS alarm that is marked read
 // with confirmation; a circle fence is drawn on the map, linked to devices and refused deletion while they are
-// linked; a command to the tracker once it is offline becomes an offline command, delivered when it
-// reconnects. Screenshot: features-fence-editor.
+// linked; a live command to a second tracker that receives it over TCP but never answers times out (the
+// server's command timeout is set short with COMMAND_TIMEOUT_MS, nothing is mocked) and is kept as an offline
+// command from the dialog the timeout opens; a command to the first tracker once it is offline becomes an
+// offline command, delivered when it reconnects. Screenshots: features-fence-editor, features-command-timeout.
 import { SimulatedDevice, VehicleTrack } from '@carhere/simulator';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +12,10 @@ import { ADMIN_PASSWORD, launchBrowser, loginAs, type RunningPlatform, screensho
 
 const IMEI = '868120000099001';
 const DEMO_IMEI = '868120000000000';
+/** A tracker that receives commands and never answers them. */
+const SILENT_IMEI = '868120000099002';
+/** The server's live-command timeout for this suite (COMMAND_TIMEOUT_MS). */
+const COMMAND_TIMEOUT_MS = 3_000;
 
 interface Envelope<T> {
   meta: { success: boolean; message: string; code: number };
@@ -52,10 +58,11 @@ describe('alarms, fences and commands in Chromium', () => {
   let browser: Browser;
   let page: Page;
   let tracker: SimulatedDevice;
+  let silent: SimulatedDevice | undefined;
   const track = new VehicleTrack({ centerLat: 39.915, centerLon: 116.404, radiusKm: 2, maxSpeed: 40 });
 
   beforeAll(async () => {
-    platform = await startPlatform({ DEMO: '1' });
+    platform = await startPlatform({ DEMO: '1', COMMAND_TIMEOUT_MS: String(COMMAND_TIMEOUT_MS) });
     browser = await launchBrowser();
     const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1440, height: 900 } });
     page = await context.newPage();
@@ -78,6 +85,7 @@ describe('alarms, fences and commands in Chromium', () => {
     await tracker.connect();
   });
   afterAll(async () => {
+    silent?.stop();
     tracker?.stop();
     await browser?.close();
     await platform?.stop();
@@ -158,6 +166,67 @@ describe('alarms, fences and commands in Chromium', () => {
       .poll(() => page.locator('.ant-message').textContent(), { timeout: 10_000 })
       .toContain('The fence still has devices; remove them before deleting it');
     expect(await row.count()).toBe(1);
+  });
+
+  it('a live command the device never answers times out, and the dialog keeps it as an offline command', async () => {
+    const imported = await apiPost<{ state: string }>(page, '/device/import', {
+      text: SILENT_IMEI,
+      protocol: 2,
+      deviceType: 12,
+      wait: true,
+    });
+    expect(imported.meta.success, imported.meta.message).toBe(true);
+    const silentTrack = new VehicleTrack({ centerLat: 39.93, centerLon: 116.38, radiusKm: 1, maxSpeed: 30 });
+    const device = new SimulatedDevice({
+      protocol: 'gt06',
+      terminalId: SILENT_IMEI,
+      host: '127.0.0.1',
+      port: platform.gt06Port,
+      track: silentTrack,
+      replyTo: () => null,
+    });
+    silent = device;
+    await device.connect();
+    device.sendFix(silentTrack.next(5));
+    await expect.poll(() => device.stats.acked, { timeout: 10_000 }).toBe(1);
+
+    await page.goto(`${platform.baseUrl}/index/directive?terminalID=${SILENT_IMEI}`);
+    await expect.poll(() => page.getByTestId('command-device-state').textContent(), { timeout: 15_000 }).toBe('Online');
+    await page.getByTestId('command-item-status').click();
+    expect(await page.getByTestId('command-preview').textContent()).toBe('STATUS#');
+    await page.getByTestId('command-send').click();
+
+    // The gateway wrote the command to the device's socket; no reply comes, so the server's timer answers.
+    await expect.poll(() => device.stats.commands, { timeout: 10_000 }).toBe(1);
+    const save = page.getByTestId('command-save-offline');
+    await save.waitFor({ timeout: COMMAND_TIMEOUT_MS + 15_000 });
+    expect(await page.getByTestId('command-outcome-timeout').count()).toBe(1);
+    expect(await page.locator('.ant-modal-confirm:visible').textContent()).toContain(
+      'The command timed out. Save it as an offline command, sent when the device next connects?',
+    );
+    const timedOut = await apiPost<{ list: { content: string; status: string; mode: string; result: number }[] }>(
+      page,
+      '/command/find',
+      { terminalID: SILENT_IMEI, pageNum: 1, pageSize: 10 },
+    );
+    expect(timedOut.data.list.map((c) => [c.content, c.mode, c.status, c.result])).toEqual([
+      ['STATUS#', 'live', 'timeout', 2],
+    ]);
+    await screenshot(page, 'features-command-timeout');
+
+    await save.click();
+    await page.locator('.ant-modal-confirm:visible').waitFor({ state: 'hidden' });
+    await page.getByRole('tab', { name: /Offline commands \(1\)/ }).click({ timeout: 10_000 });
+    const offline = page.locator('[data-testid="command-offline"] tr').filter({ hasText: 'STATUS#' });
+    await expect.poll(() => offline.count(), { timeout: 10_000 }).toBe(1);
+    // The same command, now an offline one; the device is still connected, so it is delivered again at once.
+    const open = await apiPost<{ content: string; mode: string; status: string }[]>(page, '/command/findAndOffline', {
+      terminalID: SILENT_IMEI,
+    });
+    expect(open.data.map((c) => [c.content, c.mode])).toEqual([['STATUS#', 'offline']]);
+    expect(['pending', 'sent']).toContain(open.data[0].status);
+    await expect.poll(() => device.stats.commands, { timeout: 10_000 }).toBe(2);
+    device.stop();
   });
 
   it('sends a command to an offline device: it becomes an offline command, delivered when the device returns', async () => {
