@@ -1,6 +1,14 @@
 // Account changes: create, edit, move, delete, rename, change role, passwords. Each checks the caller's reach
 // (agent/scope.ts) and the domain's account rules (spec §5) before writing.
-import { canAddSubUser, canDeleteAccount, canMoveUnder, isUsernameAvailable, passwordsMatch } from '@carhere/domain';
+import {
+  canAddSubUser,
+  canDeleteAccount,
+  canMoveUnder,
+  email,
+  isUsernameAvailable,
+  passwordsMatch,
+  telephone,
+} from '@carhere/domain';
 import { sql, type Transaction } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
@@ -114,8 +122,15 @@ export function checkNewChild(caller: Caller, parent: UserRow, role: number): vo
   enforce(canAddSubUser(parent.role));
 }
 
+/** Spec §5: a telephone (and the provider's) and an e-mail, when given, must have the right form. */
+function checkContactFields(input: Pick<UserPatch, 'telephone' | 'providerTelephone' | 'email'>): void {
+  for (const v of [input.telephone, input.providerTelephone]) if (v?.trim()) enforce(telephone(v));
+  if (input.email?.trim()) enforce(email(input.email));
+}
+
 export async function createUser(ctx: AppContext, caller: Caller, input: NewUser): Promise<string> {
   const username = normalizeUsername(input.username);
+  checkContactFields(input);
   if (input.confirmPassword !== undefined) enforce(passwordsMatch(input.password, input.confirmPassword));
   checkNewPassword(input.password);
   const parent = await loadReachableUser(ctx, caller, input.parentId ?? caller.id);
@@ -132,6 +147,7 @@ export async function createUser(ctx: AppContext, caller: Caller, input: NewUser
 
 export async function updateUser(ctx: AppContext, caller: Caller, id: string, patch: UserPatch): Promise<void> {
   const target = await loadReachableUser(ctx, caller, id);
+  checkContactFields(patch);
   // Only a superior may change an account's own expiry; nobody extends their own.
   if (patch.expireAt !== undefined && target.id === caller.id && !callerIsAdmin(caller)) throw noPermission();
   const set: Record<string, unknown> = {};
