@@ -75,9 +75,7 @@ export class Session implements RegisteredSession {
     if (this.closed) return;
     this.lastActivity = Date.now();
     const frames = this.codec.split(chunk);
-    // The JT/T 808 splitter counts the second 7E of back-to-back frames (7E…7E7E…7E) as discarded: allow one
-    // byte per frame found, so only bytes that belong to no frame count as garbage.
-    const discarded = Math.max(0, this.codec.takeDiscarded() - frames.length);
+    const discarded = this.codec.takeDiscarded();
     if (discarded > 0) {
       if (this.lastActivity - this.garbageSince > 60_000) {
         this.garbageSince = this.lastActivity;
