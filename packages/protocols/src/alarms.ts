@@ -41,6 +41,6 @@ export const Alarm = {
 export type AlarmName = (typeof Alarm)[keyof typeof Alarm];
 
 /** Adds an alarm once. */
-export function addAlarm(list: string[], alarm: string | null | undefined): void {
+export function addAlarm(list: AlarmName[], alarm: AlarmName | null | undefined): void {
   if (alarm && !list.includes(alarm)) list.push(alarm);
 }

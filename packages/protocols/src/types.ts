@@ -1,5 +1,7 @@
 // The protocol-agnostic shape every decoder returns. Protocol specifics live in `attributes`.
 
+import type { AlarmName } from './alarms.ts';
+
 /** A JSON-compatible attribute value. */
 export type AttributeValue = string | number | boolean | null | AttributeValue[] | { [key: string]: AttributeValue };
 
@@ -28,7 +30,7 @@ export interface Position {
   valid: boolean;
   satellites?: number;
   /** Alarm names (see alarms.ts) raised by this report. */
-  alarms: string[];
+  alarms: AlarmName[];
   /**
    * Everything else the report carried: acc, power (V), battery (V), batteryLevel (%), mileage (m),
    * fuel (L), signal, locationType, cellTowers, wifi, tyres, ... See README.md for the list.
@@ -66,7 +68,7 @@ export interface DecodedMessage {
   checksumOk: boolean;
   positions: Position[];
   /** All alarms of this message: those of its positions plus status alarms sent without a fix. */
-  alarms: string[];
+  alarms: AlarmName[];
   /** Status that came without a fix (heartbeats, LBS/WiFi, info packets, ICCID, ...). */
   attributes: Attributes;
   commandReply: CommandReply | null;

@@ -5,6 +5,7 @@ export * from './deviceModels.ts';
 export * from './expiryFilters.ts';
 export * from './locationTypes.ts';
 export * from './maps.ts';
+export * from './protocolAlarms.ts';
 export * from './serviceTerms.ts';
 export * from './source.ts';
 export * from './tyres.ts';

@@ -1,4 +1,4 @@
-import { Alarm, addAlarm } from '../alarms.ts';
+import { Alarm, type AlarmName, addAlarm } from '../alarms.ts';
 import { DecodeError } from '../errors.ts';
 import { round } from '../position.ts';
 import { type ByteReader, trimControl } from '../reader.ts';
@@ -682,7 +682,7 @@ function decodeAlarmPacket(d: Gt06Decoding, r: ByteReader): void {
   }
 }
 
-function jc100AlarmName(event: number, withGps: boolean): string | null {
+function jc100AlarmName(event: number, withGps: boolean): AlarmName | null {
   switch (event) {
     case 0x01:
       return withGps ? Alarm.sos : Alarm.general;

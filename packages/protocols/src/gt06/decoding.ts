@@ -1,3 +1,4 @@
+import type { AlarmName } from '../alarms.ts';
 import type { Attributes, DecodedMessage, Position } from '../types.ts';
 import type { Gt06Context } from './context.ts';
 import type { Gt06FrameLayout } from './frame.ts';
@@ -11,7 +12,7 @@ export interface Gt06Decoding {
   message: DecodedMessage;
   /** Attributes of the report; they go to the position if there is one, else to the message. */
   attributes: Attributes;
-  alarms: string[];
+  alarms: AlarmName[];
   position: Position | null;
   /** Minutes east of UTC for device-local times. */
   timeZone: number;

@@ -1,4 +1,4 @@
-import { Alarm, addAlarm } from '../alarms.ts';
+import { Alarm, type AlarmName, addAlarm } from '../alarms.ts';
 import { makePosition } from '../position.ts';
 import type { ByteReader } from '../reader.ts';
 import { isCalendarTime, wallClockToEpoch } from '../time.ts';
@@ -92,7 +92,7 @@ export function cellTower(mcc: number, mnc: number, lac: number, cid: number, rs
 export function decodeTerminalInfo(
   status: number,
   attributes: Attributes,
-  alarms: string[],
+  alarms: AlarmName[],
   overspeedVariant: boolean,
 ) {
   attributes.status = status;
@@ -129,7 +129,7 @@ export function decodeTerminalInfo(
  * Alarm byte of alarm packets (0x16, 0x26, 0x27, 0xA4, ...). LW-series models reuse 0x18/0x19 and G18
  * models use 0x30 for hard braking.
  */
-export function gt06AlarmName(code: number, lwModel: boolean, model = ''): string | null {
+export function gt06AlarmName(code: number, lwModel: boolean, model = ''): AlarmName | null {
   switch (code) {
     case 0x01:
       return Alarm.sos;

@@ -1,3 +1,4 @@
+import type { AlarmName } from '../alarms.ts';
 import type { Attributes, DecodedMessage } from '../types.ts';
 import type { Jt808Context } from './context.ts';
 import type { Jt808Header } from './frame.ts';
@@ -11,7 +12,7 @@ export interface Jt808Decoding {
   model: string;
   /** Attributes for a message without a fix. */
   attributes: Attributes;
-  alarms: string[];
+  alarms: AlarmName[];
   /** Result code for the 0x8001 general response; null = no general response. */
   generalResult: number | null;
 }

@@ -2,7 +2,7 @@
 // 0x01-0x31 are JT/T 808 standard items; the others are vendor items whose meaning is known from devices
 // in the field (and from the reference server's test vectors).
 
-import { Alarm, addAlarm } from '../alarms.ts';
+import { Alarm, type AlarmName, addAlarm } from '../alarms.ts';
 import { round } from '../position.ts';
 import { type ByteReader, isPrintable, trimControl } from '../reader.ts';
 import type { Attributes, AttributeValue, Position } from '../types.ts';
@@ -392,7 +392,7 @@ function decodeBatteryOrCells(id: number, length: number, m: ByteReader, a: Attr
   }
 }
 
-function decodeJimiItem(m: ByteReader, a: Attributes, alarms: string[]): void {
+function decodeJimiItem(m: ByteReader, a: Attributes, alarms: AlarmName[]): void {
   const type = m.u16();
   switch (type) {
     case 0x2002:
@@ -521,7 +521,7 @@ function decodeExternalSensors(m: ByteReader, a: Attributes): void {
 }
 
 /** 0xEB: a cell list, a time zone text, or nested items of length (2), type (2), value. */
-function decodeExtendedItems(m: ByteReader, length: number, a: Attributes, alarms: string[]): void {
+function decodeExtendedItems(m: ByteReader, length: number, a: Attributes, alarms: AlarmName[]): void {
   if (length >= 3 && ((m.buf[m.pos] << 8) | m.buf[m.pos + 1]) > 200 && (length - 3) % 5 === 0) {
     const mcc = m.u16();
     const mnc = m.u8();
@@ -706,7 +706,7 @@ function decodeSensorItem(m: ByteReader, length: number, aovx: boolean, a: Attri
   if (mask & 0x20) a.airPressure = m.u16();
 }
 
-function decodeFeItem(m: ByteReader, length: number, a: Attributes, alarms: string[]): void {
+function decodeFeItem(m: ByteReader, length: number, a: Attributes, alarms: AlarmName[]): void {
   if (length === 1) {
     a.batteryLevel = m.u8();
   } else if (length === 2) {

@@ -1,4 +1,4 @@
-import { Alarm, addAlarm } from '../alarms.ts';
+import { Alarm, type AlarmName, addAlarm } from '../alarms.ts';
 import { DecodeError } from '../errors.ts';
 import { makePosition, round } from '../position.ts';
 import type { ByteReader } from '../reader.ts';
@@ -10,7 +10,7 @@ const PADLOCK_MODELS = new Set(['G-360P', 'G-508P']);
 const AOVX_MODELS = new Set(['AL300', 'GL100']);
 
 /** The 32 alarm flag bits of a location report (JT/T 808-2013 table 24), with known vendor variants. */
-export function decodeAlarmFlags(flags: number, model: string, alarms: string[]): void {
+export function decodeAlarmFlags(flags: number, model: string, alarms: AlarmName[]): void {
   if (flags === 0) return;
   const bit = (n: number) => (flags & (1 << n)) !== 0;
   if (PADLOCK_MODELS.has(model)) {

@@ -1,6 +1,6 @@
 // 0x0900 transparent uplink: a type byte and vendor data (OBD, driver cards, sensor tags, ...).
 
-import { Alarm, addAlarm } from '../alarms.ts';
+import { Alarm, type AlarmName, addAlarm } from '../alarms.ts';
 import { makePosition, round } from '../position.ts';
 import { type ByteReader, trimControl } from '../reader.ts';
 import type { Attributes, Position } from '../types.ts';
@@ -161,7 +161,7 @@ function decodeVehicleData(d: Jt808Decoding, r: ByteReader): Position | null {
   return makePosition(time.epoch, lat, lon, 0, 0, (status & 0x02) !== 0 && time.valid, a);
 }
 
-function drivingEventAlarm(id: number): string | null {
+function drivingEventAlarm(id: number): AlarmName | null {
   switch (id) {
     case 0x01:
       return Alarm.powerRestored;

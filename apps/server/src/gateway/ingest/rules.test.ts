@@ -1,4 +1,5 @@
-import type { Position } from '@carhere/protocols';
+import { alarmType, protocolAlarmCode } from '@carhere/domain';
+import { Alarm, type Position } from '@carhere/protocols';
 import { describe, expect, it } from 'vitest';
 import { prepareMessage } from './prepare.ts';
 import {
@@ -79,6 +80,21 @@ describe('alarms', () => {
     expect(a[0]).toMatchObject({ time: NOW, lat: 39.9, lon: 116.4 });
   });
 
+  it('every alarm name the decoders have becomes one alarm row with its domain catalogue code', () => {
+    for (const name of Object.values(Alarm)) {
+      const rows = deviceAlarms([name], place);
+      expect(
+        rows.map((r) => [r.type, r.name]),
+        name,
+      ).toEqual([[protocolAlarmCode(name), name]]);
+      expect(alarmType(rows[0].type), name).toBeDefined();
+    }
+    // Names without a code of their own share the catch-all 0 and are stored once per message.
+    expect(deviceAlarms(['fault', 'gpsAntennaCut', 'toString'], place).map((r) => [r.type, r.name])).toEqual([
+      [0, 'fault'],
+    ]);
+  });
+
   it('raises overspeed when the speed crosses 120 km/h, not on every fix above it', () => {
     const m = newDerivedAlarmMemory();
     const at = (speed: number) =>
@@ -131,7 +147,7 @@ describe('status and message preparation', () => {
     const m = newDerivedAlarmMemory();
     const msg = {
       positions: [fix({ lat: 95 }), fix({ speedKmh: 130, time: new Date(NOW - 500) })],
-      alarms: ['sos'],
+      alarms: [Alarm.sos],
       attributes: {},
     };
     const p = prepareMessage(msg, m, NOW);

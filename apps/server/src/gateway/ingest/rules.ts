@@ -1,6 +1,15 @@
 // Ingest rules: which fixes are stored, which alarm code a device alarm gets, and the derived alarms
 // (overspeed, low battery, power cut, offline). Pure functions plus one small per-device memory.
-import { batteryPercent, isValidPosition, OVERSPEED_KMH, parseLocationType } from '@carhere/domain';
+import {
+  batteryPercent,
+  isValidPosition,
+  LOW_BATTERY_ALARM,
+  OVERSPEED_ALARM,
+  OVERSPEED_KMH,
+  POWER_CUT_ALARM,
+  parseLocationType,
+  protocolAlarmCode,
+} from '@carhere/domain';
 import type { Attributes, Position } from '@carhere/protocols';
 import type { NewAlarm, StatusPatch, StoredPosition } from './types.ts';
 
@@ -11,41 +20,8 @@ export const FUTURE_TOLERANCE_MS = 24 * 3_600_000;
 /** Battery level (%) at or under which a low-battery alarm is raised. */
 export const LOW_BATTERY_PERCENT = 10;
 
-/** Alarm codes of the domain catalogue (spec §9) for the alarm names the decoders emit. */
-export const ALARM_CODE_BY_NAME: Readonly<Record<string, number>> = {
-  sos: 1,
-  powerCut: 2,
-  vibration: 3,
-  geofenceEnter: 4,
-  geofenceExit: 5,
-  overspeed: 6,
-  removing: 7,
-  movement: 9,
-  powerOn: 12,
-  lowPower: 14,
-  lowBattery: 18,
-  tampering: 19,
-  geofence: 23,
-  powerOff: 17,
-  fatigueDriving: 30,
-  idle: 31,
-  door: 32,
-  temperature: 34,
-  parking: 37,
-  hardBraking: 40,
-  hardAcceleration: 41,
-  accident: 44,
-  tow: 9,
-  fallDown: 47,
-  hardCornering: 46,
-  jamming: 48,
-  general: 0,
-};
-
-export const OFFLINE_ALARM = 20;
-export const OVERSPEED_ALARM = 6;
-export const LOW_BATTERY_ALARM = 18;
-export const POWER_CUT_ALARM = 2;
+// Alarm codes: the protocol alarm mapping and the derived-alarm codes live in the domain catalogue.
+export { LOW_BATTERY_ALARM, OFFLINE_ALARM, OVERSPEED_ALARM, POWER_CUT_ALARM } from '@carhere/domain';
 
 export type RejectReason = 'range' | 'time';
 
@@ -134,7 +110,7 @@ function alarmAt(type: number, name: string, source: NewAlarm['source'], at: Ala
 export function deviceAlarms(names: readonly string[], at: AlarmPlace): NewAlarm[] {
   const out: NewAlarm[] = [];
   for (const name of names) {
-    const type = ALARM_CODE_BY_NAME[name];
+    const type = protocolAlarmCode(name);
     if (type === undefined) continue;
     if (out.some((a) => a.type === type)) continue;
     out.push(alarmAt(type, name, 'device', at));
