@@ -6,6 +6,7 @@
 // apps/server/ENDPOINT-COVERAGE.md). The languages rotate over all 11 of spec §1.
 import { randomUUID } from 'node:crypto';
 import { hasPermission, isMessageKey, permissionsFor, ROLES, translate } from '@carhere/domain';
+import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveMessage } from '../../http/messages.ts';
@@ -761,5 +762,43 @@ describe('accounts endpoints: permission denial, sibling-subtree denial and bad 
       payload: { terminalID: saleImei, password: server.config.defaultResetPassword },
     });
     expect(ok.json().meta).toMatchObject({ success: true, code: 200 });
+  });
+
+  it('agent/export: the subtree as an xlsx (agents only, or all), never the sibling tenant, within the export limit', async () => {
+    const exportRows = async (agentsOnly: boolean) => {
+      const res = await server.app.inject({
+        method: 'POST',
+        url: '/api/agent/export',
+        headers: { cookie: agentA.cookie, lang: 'en' },
+        payload: { id: t.ids.agentA, agentsOnly },
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toMatch(/spreadsheetml/);
+      const book = new ExcelJS.Workbook();
+      await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+      const sheet = book.worksheets[0];
+      const names: string[] = [];
+      sheet.eachRow((row, n) => {
+        if (n > 1) names.push(String(row.getCell(2).value));
+      });
+      return names.sort();
+    };
+    expect(await exportRows(true)).toEqual(['agentA', 'cov-role-13', 'subA', 'subSubA']); // 13: superAgent is an agent role
+    const all = await exportRows(false);
+    expect(all).toEqual(expect.arrayContaining(['agentA', 'subA', 'subSubA', 'userA1', 'userA2', 'cov-role-4']));
+    expect(all.some((n) => n.includes('B'))).toBe(false);
+    // Over the configured agent export limit: refused in the caller's language, nothing changes.
+    const limits = await expectOk<Record<string, number>>(t.admin.get('/device/limits'));
+    await expectOk(t.admin.post('/device/limits', { ...limits, agentsPerExport: 2 }));
+    const before = await snapshot(server);
+    agentA.lang = 'cn';
+    const over = await agentA.post('/agent/export', { id: t.ids.agentA });
+    agentA.lang = 'en';
+    expect({ status: over.status, meta: over.meta }).toEqual({
+      status: 400,
+      meta: { success: false, code: 400, message: resolveMessage('device.exportLimit', 'cn', { max: 2 }) },
+    });
+    expect(await snapshot(server)).toBe(before);
+    await expectOk(t.admin.post('/device/limits', limits));
   });
 });
