@@ -159,12 +159,17 @@ try {
   await trackPage.getByTestId('track-summary').waitFor({ timeout: 120_000 });
   await trackPage.getByTestId('speed-chart').waitFor();
   const shownMs = Date.now() - queried;
+  const stopGroups = await trackPage.locator('[data-testid="stop-group"]').count();
+  const pins = await trackPage.locator('.leaflet-marker-icon').count();
   await trackPage.getByTestId('playback-speed').click();
   await trackPage.getByTitle('32×').click();
   await trackPage.getByTestId('playback-play').click();
   const playing = await frameRate(trackPage, 5000);
   console.log(
     `90-day track (${LONG_TRACK_FIXES} fixes) in the browser: page open to track drawn ${shownMs} ms; playing at 32×: ${playing.fps.toFixed(1)} fps, longest frame ${playing.longestFrameMs.toFixed(0)} ms`,
+  );
+  console.log(
+    `  stop pins: ${long.stops} stops drawn as ${pins} markers in view (${stopGroups} of them groups; start, end and car included)`,
   );
   await trackPage.screenshot({ path: join(work, 'long-track.png') }).then(() => {
     if (process.env.BENCH_SCREENSHOT) copyFileSync(join(work, 'long-track.png'), process.env.BENCH_SCREENSHOT);

@@ -12,6 +12,9 @@ import { ADMIN_PASSWORD, launchBrowser, loginAs, type RunningPlatform, screensho
 
 const IMEI = '868120000099001';
 const DEMO_IMEI = '868120000000000';
+/** Registered, connected once (activated) and never sent a fix; and registered, never connected. */
+const QUIET_IMEI = '868120000099003';
+const STOCK_IMEI = '868120000099004';
 /** A tracker that receives commands and never answers them. */
 const SILENT_IMEI = '868120000099002';
 /** The server's live-command timeout for this suite (COMMAND_TIMEOUT_MS). */
@@ -89,6 +92,57 @@ describe('alarms, fences and commands in Chromium', () => {
     tracker?.stop();
     await browser?.close();
     await platform?.stop();
+  });
+
+  it('monitoring tabs: an activated device that never sent a fix is offline, a never-connected one inactive', async () => {
+    for (const imei of [QUIET_IMEI, STOCK_IMEI]) {
+      const imported = await apiPost<{ state: string }>(page, '/device/import', {
+        text: imei,
+        protocol: 2,
+        deviceType: 12,
+        wait: true,
+      });
+      expect(imported.meta.success, imported.meta.message).toBe(true);
+    }
+    // Logs in over TCP (the first connection activates it) and leaves without a single position.
+    const quiet = new SimulatedDevice({
+      protocol: 'gt06',
+      terminalId: QUIET_IMEI,
+      host: '127.0.0.1',
+      port: platform.gt06Port,
+      track: new VehicleTrack({ centerLat: 39.9, centerLon: 116.4, radiusKm: 1, maxSpeed: 10 }),
+    });
+    await quiet.connect();
+    quiet.stop();
+    const stateOf = async (imei: string) =>
+      (await apiPost<{ online: boolean; state: string; utcTime: string | null }[]>(page, '/location/find', [imei]))
+        .data[0];
+    await expect.poll(async () => (await stateOf(QUIET_IMEI)).online, { timeout: 20_000 }).toBe(false);
+    expect(await stateOf(QUIET_IMEI)).toMatchObject({ state: 'lx', utcTime: null });
+    expect(await stateOf(STOCK_IMEI)).toMatchObject({ state: 'wjh', utcTime: null });
+
+    await page.goto(`${platform.baseUrl}/index/home`);
+    await page.getByTestId('device-row').first().waitFor({ timeout: 20_000 });
+    const rows = () =>
+      page.getByTestId('device-row').evaluateAll((els) => els.map((e) => e.getAttribute('data-terminal-id')));
+    await page.getByTestId('device-search').fill('86812000009900');
+    const counts = async () =>
+      Object.fromEntries(
+        await Promise.all(
+          ['all', 'online', 'offline', 'unactivated', 'expired'].map(
+            async (tab) => [tab, Number(await page.getByTestId(`device-count-${tab}`).textContent())] as const,
+          ),
+        ),
+      );
+    const before = await counts();
+    expect(before.unactivated).toBeGreaterThanOrEqual(1);
+    await page.getByTestId('device-tab-offline').click();
+    await expect.poll(rows).toContain(QUIET_IMEI);
+    expect(await rows()).not.toContain(STOCK_IMEI);
+    await page.getByTestId('device-tab-unactivated').click();
+    await expect.poll(rows).toEqual([STOCK_IMEI]);
+    await page.getByTestId('device-tab-all').click();
+    await page.getByTestId('device-search').fill('');
   });
 
   it('receives an alarm and marks it read with confirmation', async () => {

@@ -29,9 +29,11 @@ export function longCompactTrack(n = LONG_TRACK_FIXES) {
   let heading = 0;
   const start = Date.UTC(2026, 0, 1) / 1000;
   for (let i = 0; i < n; i++) {
-    // Drive by day, park by night.
+    // Drive by day with a 6-minute delivery stop every hour, park by night: about 13 stops a day, some
+    // 1,170 over the 90 days (the stop pins the track page has to draw).
     const hour = Math.floor(((i * 10) % 86_400) / 3600);
-    const driving = hour >= 7 && hour < 19;
+    const minute = Math.floor(((i * 10) % 3600) / 60);
+    const driving = hour >= 7 && hour < 19 && !(minute >= 30 && minute < 36);
     heading += (rnd() - 0.5) * 0.3;
     const speed = driving ? 30 + rnd() * 50 : 0;
     const step = (speed / 3.6) * 10;
