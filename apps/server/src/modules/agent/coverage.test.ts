@@ -331,6 +331,22 @@ const ENDPOINTS: Endpoint[] = [
     bad: [{ req: () => body({}), field: 'body' }],
   },
   {
+    name: '/device/findById (by database id)',
+    url: '/device/findById',
+    perm: needs('devicesView'),
+    own: (m) => body({ id: m.deviceId }),
+    cross: (o) => body({ id: o.deviceId }),
+    bad: [{ req: () => body({ id: 'x' }), field: 'id' }],
+  },
+  {
+    name: '/device/update (by database id)',
+    url: '/device/update',
+    perm: needs('deviceEdit'),
+    own: (m) => body({ id: m.deviceId, nickname: 'coverage' }),
+    cross: (o) => body({ id: o.deviceId, nickname: 'pwned' }),
+    bad: [],
+  },
+  {
     name: '/device/findByImeis',
     perm: needs('devicesView'),
     own: (m) => body({ text: m.imei }),
@@ -800,5 +816,29 @@ describe('accounts endpoints: permission denial, sibling-subtree denial and bad 
     });
     expect(await snapshot(server)).toBe(before);
     await expectOk(t.admin.post('/device/limits', limits));
+  });
+
+  it('importUser: a row with a malformed telephone is refused with the spec message in the caller language', async () => {
+    agentA.lang = 'fr';
+    const job = await expectOk<{
+      status: string;
+      result: { success: number; refused: { line: number; message: string }[] };
+    }>(
+      agentA.post('/user/importUser', {
+        rows: [
+          { username: 'telOk', telephone: '13800138000' },
+          { username: 'telBad', telephone: '12-34' },
+        ],
+        wait: true,
+      }),
+    );
+    agentA.lang = 'en';
+    expect(job.status).toBe('done');
+    expect(job.result.success).toBe(1);
+    expect(job.result.refused).toEqual([
+      { line: 2, username: 'telBad', message: translate('validation.telephone', 'fr') },
+    ]);
+    const found = await expectOk<{ exists: boolean }>(agentA.post('/user/findUsername', { username: 'telBad' }));
+    expect(found.exists).toBe(false);
   });
 });

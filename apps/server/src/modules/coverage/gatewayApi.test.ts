@@ -19,6 +19,7 @@ const MARK = 'MARK-B-5d1c';
 /** Ids of one tenant's objects. */
 interface Side {
   userId: string;
+  deviceId: string;
   parentId: string;
   imei: string;
   alarmId: string;
@@ -102,6 +103,14 @@ const ENDPOINTS: Endpoint[] = [
     ],
   },
   {
+    name: '/track/find (by database id)',
+    url: '/track/find',
+    perm: TRACK,
+    own: (a) => body({ deviceIds: [a.deviceId], ...range }),
+    cross: (b) => body({ deviceIds: [b.deviceId], ...range }),
+    bad: [{ req: () => body({ deviceIds: ['x'], ...range }), field: 'deviceIds/0' }],
+  },
+  {
     name: '/track/findByTerminalID',
     perm: TRACK,
     own: (a) => body({ terminalID: a.imei, ...range }),
@@ -129,6 +138,24 @@ const ENDPOINTS: Endpoint[] = [
     cross: (b) => body({ terminalID: b.imei }),
     crossAnswer: 'empty',
     bad: [{ req: () => body({ type: -1 }), field: 'type' }],
+  },
+  {
+    name: '/deviceAlarms/findAll (by database id)',
+    url: '/deviceAlarms/findAll',
+    perm: ALARMS,
+    own: (a) => body({ deviceIds: [a.deviceId] }),
+    cross: (b) => body({ deviceIds: [b.deviceId] }),
+    crossAnswer: 'empty',
+    bad: [],
+  },
+  {
+    name: '/deviceAlarms/export (by database id)',
+    url: '/deviceAlarms/export',
+    perm: ALARMS,
+    own: (a) => body({ deviceIds: [a.deviceId] }),
+    cross: (b) => body({ deviceIds: [b.deviceId] }),
+    crossAnswer: 'empty',
+    bad: [],
   },
   {
     name: 'GET /deviceAlarms/findAll',
@@ -376,7 +403,7 @@ describe('gateway API endpoints: permission denial, sibling-subtree denial and b
       admin.post('/command/insertOffline', { terminalID: imei, content: `${marker}#` }),
     );
     await expectOk(admin.post('/order/save', { terminalID: imei, items: { note: marker } }));
-    return { userId, parentId, imei, alarmId: String(alarm.id), commandId: String(cmd.id) };
+    return { userId, deviceId: String(dev.id), parentId, imei, alarmId: String(alarm.id), commandId: String(cmd.id) };
   }
 
   /** The placeholder A-IMEI stands for tenant A's device. */

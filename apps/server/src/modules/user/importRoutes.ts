@@ -13,7 +13,7 @@ import { checkNewPassword, isUniqueViolation, normalizeUsername } from '../agent
 import { idSchema, text } from '../agent/schema.ts';
 import { assignableRoles, type Caller, loadReachableUser } from '../agent/scope.ts';
 import { hashPassword } from '../auth/password.ts';
-import { insertAccount } from './service.ts';
+import { checkContactFields, insertAccount } from './service.ts';
 
 export const USER_IMPORT_MAX_ROWS = 5000;
 
@@ -62,6 +62,7 @@ async function importUsers(
     const line = i + 1;
     try {
       const username = normalizeUsername(row.username);
+      checkContactFields(row);
       const role = row.role ?? ROLES.user;
       if (!isRoleId(role) || !allowed.includes(role)) throw new ApiError(400, 'account.roleNotAssignable');
       const parentCheck = canAddSubUser(parent.role);

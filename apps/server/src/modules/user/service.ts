@@ -123,7 +123,7 @@ export function checkNewChild(caller: Caller, parent: UserRow, role: number): vo
 }
 
 /** Spec §5: a telephone (and the provider's) and an e-mail, when given, must have the right form. */
-function checkContactFields(input: Pick<UserPatch, 'telephone' | 'providerTelephone' | 'email'>): void {
+export function checkContactFields(input: Pick<UserPatch, 'telephone' | 'providerTelephone' | 'email'>): void {
   for (const v of [input.telephone, input.providerTelephone]) if (v?.trim()) enforce(telephone(v));
   if (input.email?.trim()) enforce(email(input.email));
 }
