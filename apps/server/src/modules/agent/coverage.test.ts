@@ -841,4 +841,25 @@ describe('accounts endpoints: permission denial, sibling-subtree denial and bad 
     const found = await expectOk<{ exists: boolean }>(agentA.post('/user/findUsername', { username: 'telBad' }));
     expect(found.exists).toBe(false);
   });
+
+  it('userSale to oneself is refused per device with the spec message in the caller language; nothing changes', async () => {
+    const [imei] = await importDevices(t.admin, t.ids.agentA, [nextImei()]);
+    const before = await snapshot(server);
+    agentA.lang = 'pt';
+    const res = await agentA.post<{ success: number; failed: { terminalID: string; message: string }[] }>(
+      '/device/userSale',
+      { terminalIDs: [imei], userId: t.ids.agentA },
+    );
+    agentA.lang = 'en';
+    expect(res.status).toBe(200);
+    expect(res.data).toEqual({
+      success: 0,
+      failed: [{ terminalID: imei, message: translate('account.sellToSelf', 'pt') }],
+    });
+    expect(await snapshot(server)).toBe(before);
+    // Selling to an account that is not an end user stays a permission refusal.
+    const toAgent = await agentA.post('/device/userSale', { terminalIDs: [imei], userId: t.ids.subA });
+    expect(toAgent.meta).toEqual({ success: false, code: 403, message: translate('permission.denied', 'en') });
+    expect(await snapshot(server)).toBe(before);
+  });
 });
