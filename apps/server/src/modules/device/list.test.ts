@@ -4,15 +4,51 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, createTestServer, type TestServer } from '../../testing/harness.ts';
 import { buildTree, expectOk, insertDeviceState, loginAs, type StateValues, type Tree } from '../agent/fixtures.ts';
 import {
+  DEVICE_ROW_FIELDS,
+  type DeviceListDbRow,
   type DeviceListQuery,
   deviceRowsByIds,
   type ListExpiry,
   type ListTab,
-  listCompact,
   listPage,
+  listRowsJson,
   tabCounts,
 } from './listQueries.ts';
-import { toDomainEntry } from './presenter.ts';
+import { presentDevice, toDomainEntry } from './presenter.ts';
+
+type Tuple = (string | number | null)[];
+
+/** The 'rows' format read back: the tuples (and the IMEIs, field 1). */
+async function rowsOf(server: TestServer, q: DeviceListQuery, offset: number, limit: number) {
+  const page = await listRowsJson(server.ctx, q, offset, limit);
+  const tuples = JSON.parse(page.rows) as Tuple[];
+  expect(tuples).toHaveLength(page.count);
+  return { ...page, tuples, imeis: tuples.map((t) => t[1] as string) };
+}
+
+/** The tuple the 'rows' format must hold for a device, from its full item (presenter.ts, a separate path). */
+function expectedTuple(row: DeviceListDbRow): Tuple {
+  const item = presentDevice(row, Date.now());
+  const ms = (iso: string | null | undefined) => (iso ? Date.parse(iso) : null);
+  const finite = (n: number | null | undefined) => (typeof n === 'number' && Number.isFinite(n) ? n : null);
+  return [
+    Number(item.id),
+    item.terminalID,
+    item.nickname,
+    item.carNumber,
+    { zx: 0, lx: 1, wjh: 2 }[item.state],
+    ms(item.expire),
+    item.device.iconType,
+    item.device.deviceType,
+    item.user_id === null ? null : Number(item.user_id),
+    finite(item.location?.lat),
+    finite(item.location?.lon),
+    finite(item.location?.speed),
+    finite(item.location?.course),
+    ms(item.location?.utcTime),
+    ms(item.location?.stateTime),
+  ];
+}
 
 /** A device as a property test generates it: its state relative to `now`. */
 interface GenDevice {
@@ -143,13 +179,14 @@ describe('device list order and filters equal the domain rules', () => {
           const filtered = filterByTab(entries, tab, NOW).filter((e) => matchesExpiryFilter(e.expire, expiry, NOW));
           const expected = sortDevices(filtered, NOW).map((e) => e.terminalID);
           const q = query(tab, expiry);
-          // Segment walk (short reads), one sorted statement (long reads), and the compact list.
+          // Segment walk (short reads), one sorted statement (long reads), and the 'rows' format.
           const walked = (await listPage(server.ctx, q, 0, 1000)).map((r) => r.terminal_id);
           const bulk = (await listPage(server.ctx, q, 0, 100_000)).map((r) => r.terminal_id);
-          const compact = (await listCompact(server.ctx, q, 0, 100_000)).map((r) => r.terminal_id);
+          const rows = await rowsOf(server, q, 0, 100_000);
           expect(walked).toEqual(expected);
           expect(bulk).toEqual(expected);
-          expect(compact).toEqual(expected);
+          expect(rows.imeis).toEqual(expected);
+          expect(rows.total).toBe(expected.length > 0 ? expected.length : null);
         }
       }),
       { numRuns: 80 },
@@ -169,10 +206,12 @@ describe('device list order and filters equal the domain rules', () => {
           const bulkPage = (await listPage(server.ctx, query('all'), offset, limit, { walkLimit: 0 })).map(
             (r) => r.terminal_id,
           );
-          const compactPage = (await listCompact(server.ctx, query('all'), offset, limit)).map((r) => r.terminal_id);
+          const rowsPage = await rowsOf(server, query('all'), offset, limit);
           expect(page).toEqual(full.slice(offset, offset + limit));
           expect(bulkPage).toEqual(page);
-          expect(compactPage).toEqual(page);
+          expect(rowsPage.imeis).toEqual(page);
+          // The whole list's length, whatever the page; unknown only for a page past the end.
+          expect(rowsPage.total).toBe(page.length > 0 ? full.length : null);
         },
       ),
       { numRuns: 25 },
@@ -202,7 +241,7 @@ describe('device list order and filters equal the domain rules', () => {
           (e) => e.terminalID,
         );
         const got = (await listPage(server.ctx, query('all', 'all', true), 0, 1000)).map((r) => r.terminal_id);
-        const bulk = (await listCompact(server.ctx, query('all', 'all', true), 0, 100_000)).map((r) => r.terminal_id);
+        const bulk = (await rowsOf(server, query('all', 'all', true), 0, 100_000)).imeis;
         expect(got).toEqual(expected);
         expect(bulk).toEqual(expected);
         const visible = visibleDevices(entries, { specialBrandAgent: true, now: NOW });
@@ -226,7 +265,51 @@ describe('device list order and filters equal the domain rules', () => {
     expect((await listPage(server.ctx, query('all'), 0, 10, { walkLimit: 0 })).map((r) => r.terminal_id)).toEqual(
       expected,
     );
-    expect((await listCompact(server.ctx, query('all'), 0, 10)).map((r) => r.terminal_id)).toEqual(expected);
+    expect((await rowsOf(server, query('all'), 0, 10)).imeis).toEqual(expected);
+  });
+
+  it('the rows format holds exactly the full items’ values, whatever the text and numbers', async () => {
+    const db = server.ctx.db;
+    await db.deleteFrom('devices').where('user_id', '=', ownerId).execute();
+    // Texts that JSON must escape, the rows' own separator, non-BMP characters; floats that are not JSON numbers.
+    const texts = ['say "hi"', 'back\\slash', 'tab\there\nnewline\u0001', '],[', '京A·12345', 'emoji 🚗', ' ', ''];
+    const floats = [39.912345678901, -0.000001, 1e-7, Number.NaN, Number.POSITIVE_INFINITY, null];
+    const at = (s: number) => new Date(NOW - s * 1000);
+    for (let i = 0; i < texts.length; i++) {
+      const d = await db
+        .insertInto('devices')
+        .values({
+          terminal_id: `37${String(i).padStart(13, '0')}`,
+          user_id: ownerId,
+          nickname: texts[i],
+          car_number: texts[(i + 3) % texts.length],
+          icon_type: (i % 12) + 1,
+          device_type: i,
+          activated_at: i === 7 ? null : at(86_400),
+          platform_expire_at: i % 2 === 0 ? new Date(NOW + i * 86_400_000 + 123) : null,
+          user_expire_at: i % 3 === 0 ? new Date(NOW - 5_000) : null,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      if (i < 6) {
+        await insertDeviceState(db, {
+          device_id: d.id,
+          online: i % 2 === 0,
+          pos_time: at(i * 17 + 0.25),
+          last_seen: i === 4 ? null : at(i * 3),
+          lat: floats[i],
+          lon: floats[(i + 1) % floats.length],
+          speed: i === 0 ? 61.5 : i,
+        });
+      }
+    }
+    const q = query('all');
+    const rows = await rowsOf(server, q, 0, 100);
+    const full = await listPage(server.ctx, q, 0, 100);
+    expect(rows.imeis).toEqual(full.map((r) => r.terminal_id));
+    expect(rows.tuples).toEqual(full.map(expectedTuple));
+    expect(rows.tuples.every((t) => t.length === DEVICE_ROW_FIELDS.length)).toBe(true);
+    expect(rows.tuples.map((t) => t[2])).toEqual(expect.arrayContaining(texts));
   });
 
   it('deviceRowsByIds keeps the order asked for', async () => {
@@ -344,11 +427,6 @@ describe('POST /device/findByUserId and /device/countByUserId', () => {
     const p2 = await expectOk<Page>(agentA.post('/device/findByUserId', { pageSize: 3, pageNum: 2 }));
     expect(p2.list.map((d) => d.terminalID)).toEqual(['861000000000004']);
     expect(p2.hasMore).toBe(false);
-    const compact = await expectOk<{ list: { terminalID: string; state: string; expire: number | null }[] }>(
-      agentA.post('/device/findByUserId', { compact: true, pageSize: 100_000 }),
-    );
-    expect(compact.list.map((d) => [d.terminalID, d.state])).toEqual(page4());
-    expect(compact.list[2].expire).toBeLessThan(Date.now());
     expect((await agentA.post('/device/findByUserId', { pageSize: 5000 })).meta.message).toBe(
       'Invalid parameter: pageSize',
     );
@@ -356,6 +434,52 @@ describe('POST /device/findByUserId and /device/countByUserId', () => {
       agentA.post('/device/countByUserId', { keyword: '86100000000000' }),
     );
     expect(counts.all).toBe(4);
+  });
+
+  interface RowsPage {
+    pageNum: number;
+    pageSize: number;
+    hasMore: boolean;
+    total: number | null;
+    counts: Record<string, number> | null;
+    now: number;
+    fields: string[];
+    rows: Tuple[];
+  }
+
+  it('format rows: the whole list as tuples in the same order, with the total and the ordering time', async () => {
+    const before = Date.now();
+    const all = await expectOk<RowsPage>(agentA.post('/device/findByUserId', { format: 'rows', pageSize: 100_000 }));
+    expect(all.fields).toEqual([...DEVICE_ROW_FIELDS]);
+    expect(all.rows.map((t) => [t[1], ['zx', 'lx', 'wjh'][t[4] as number]])).toEqual(page4());
+    expect(all).toMatchObject({ pageNum: 1, pageSize: 100_000, hasMore: false, total: 4, counts: null });
+    expect(all.now).toBeGreaterThanOrEqual(before);
+    expect(all.rows[0][3]).toBe('京A00001');
+    expect(all.rows[2][5]).toBeLessThan(Date.now());
+    const items = await expectOk<{ list: { id: string }[] }>(agentA.post('/device/findByUserId', {}));
+    expect(all.rows.map((t) => String(t[0]))).toEqual(items.list.map((d) => d.id));
+    // Pages of the same order; a page past the end is empty.
+    const p2 = await expectOk<RowsPage>(
+      agentA.post('/device/findByUserId', { format: 'rows', pageSize: 3, pageNum: 2, withCounts: true, tab: 'all' }),
+    );
+    expect(p2.rows.map((t) => t[1])).toEqual(['861000000000004']);
+    expect(p2).toMatchObject({ hasMore: false, total: 4 });
+    expect(p2.counts).toMatchObject({ all: 4, online: 2 });
+    const p1 = await expectOk<RowsPage>(agentA.post('/device/findByUserId', { format: 'rows', pageSize: 3 }));
+    expect(p1).toMatchObject({ hasMore: true, total: 4 });
+    const past = await expectOk<RowsPage>(
+      agentA.post('/device/findByUserId', { format: 'rows', pageSize: 3, pageNum: 9 }),
+    );
+    expect(past).toMatchObject({ rows: [], hasMore: false, total: null });
+    // Filters and the caller's reach apply as for full items.
+    const online = await expectOk<RowsPage>(
+      agentA.post('/device/findByUserId', { format: 'rows', pageSize: 100_000, tab: 'online', userId: t.ids.subA }),
+    );
+    expect(online.rows.map((t) => t[1])).toEqual(['861000000000002']);
+    expect((await agentA.post('/device/findByUserId', { format: 'rows', userId: t.ids.agentB })).status).toBe(403);
+    expect((await agentA.post('/device/findByUserId', { format: 'columns' })).status).toBe(400);
+    const admin = await expectOk<RowsPage>(t.admin.post('/device/findByUserId', { format: 'rows', pageSize: 1000 }));
+    expect(admin.total).toBe(5);
   });
 
   it('refuses another tenant’s account, bad filters and callers without the permission', async () => {

@@ -10,7 +10,7 @@ import {
 } from '@carhere/domain';
 import { z } from 'zod';
 import { ancestorsOf } from '../user/presenter.ts';
-import type { CompactDbRow, DeviceListDbRow } from './listQueries.ts';
+import type { DeviceListDbRow } from './listQueries.ts';
 
 export const deviceItemSchema = z.object({
   id: z.string(),
@@ -141,70 +141,21 @@ export function presentDevice(row: DeviceListDbRow, now: number): DeviceItem {
   };
 }
 
-/** The compact item of long lists (pageSize above 100 with compact: true): what a device list row shows. */
-export const compactItemSchema = z.object({
-  id: z.string(),
-  terminalID: z.string(),
-  displayName: z.string(),
-  state: z.enum(['zx', 'lx', 'wjh']),
-  carIconState: z.string(),
-  markerIcon: z.number().int(),
-  /** Effective expiry, epoch ms; null: never. */
-  expire: z.number().nullable(),
-  iconType: z.number().int(),
-  deviceType: z.number().int(),
-  user_id: z.string().nullable(),
-  lat: z.number().nullable(),
-  lon: z.number().nullable(),
-  speed: z.number().nullable(),
-  course: z.number().nullable(),
-  /** Fix time, epoch ms. */
-  utcTime: z.number().nullable(),
-  /** Last report, epoch ms. */
-  stateTime: z.number().nullable(),
-});
-export type CompactItem = z.infer<typeof compactItemSchema>;
-
-export function compactToDomainEntry(row: CompactDbRow): DeviceListEntry {
-  const state = !row.activated ? DEVICE_STATE.notActivated : row.online ? DEVICE_STATE.online : DEVICE_STATE.offline;
-  const hasState = row.pos_ms !== null || row.seen_ms !== null;
-  return {
-    terminalID: row.terminal_id,
-    carNumber: row.car_number,
-    nickname: row.nickname,
-    state,
-    expire: effectiveExpiry(row.platform_ms, row.user_ms),
-    location: hasState
-      ? {
-          lat: row.lat ?? Number.NaN,
-          lon: row.lon ?? Number.NaN,
-          speed: row.speed ?? 0,
-          utcTime: row.pos_ms ?? Number.NaN,
-          stateTime: row.seen_ms,
-        }
-      : null,
-  };
-}
-
-export function presentCompact(row: CompactDbRow, now: number): CompactItem {
-  const entry = compactToDomainEntry(row);
-  const icon = carIconState(entry, now);
-  return {
-    id: row.id,
-    terminalID: row.terminal_id,
-    displayName: displayName(entry),
-    state: entry.state as CompactItem['state'],
-    carIconState: icon,
-    markerIcon: mapStateCode(icon),
-    expire: entry.expire ?? null,
-    iconType: row.icon_type,
-    deviceType: row.device_type,
-    user_id: row.user_id,
-    lat: row.lat,
-    lon: row.lon,
-    speed: row.speed,
-    course: row.course,
-    utcTime: row.pos_ms,
-    stateTime: row.seen_ms,
-  };
-}
+/** A row of the 'rows' format (DEVICE_ROW_FIELDS gives the order and units). */
+export const deviceRowSchema = z.tuple([
+  z.number().int(),
+  z.string(),
+  z.string(),
+  z.string(),
+  z.union([z.literal(0), z.literal(1), z.literal(2)]),
+  z.number().nullable(),
+  z.number().int(),
+  z.number().int(),
+  z.number().int().nullable(),
+  z.number().nullable(),
+  z.number().nullable(),
+  z.number().nullable(),
+  z.number().nullable(),
+  z.number().nullable(),
+  z.number().nullable(),
+]);

@@ -1,6 +1,7 @@
 // Typed calls of the device-management screens (/api/device/*; apps/server/src/modules/device).
 import { api } from '../../api/client.ts';
 import type { Job } from '../agent/api.ts';
+import { type DeviceListRow, type DeviceRowsPage, decodeDeviceRows } from './deviceRows.ts';
 
 export type DeviceTab = 'all' | 'online' | 'offline' | 'unactivated' | 'expired';
 export type ExpiryFilter = 'all' | 'within7Days' | 'within60Days' | 'expired';
@@ -107,6 +108,23 @@ function filterBody(f: DeviceListFilter) {
 /** The device list page; the caller passes the query's signal so a superseded request is cancelled. */
 export const findDevices = (f: DeviceListFilter, pageNum: number, pageSize: number, signal?: AbortSignal) =>
   api<DevicePage>('/device/findByUserId', { ...filterBody(f), pageNum, pageSize }, { signal });
+/** Most rows one 'rows' page holds: the whole list of a large agent at once. */
+export const ALL_ROWS_MAX = 100_000;
+/**
+ * The whole ordered list (up to ALL_ROWS_MAX devices) in the lean 'rows' format, decoded; cancellable like
+ * findDevices.
+ */
+export async function findAllDevices(
+  f: DeviceListFilter,
+  signal?: AbortSignal,
+): Promise<{ rows: DeviceListRow[]; total: number | null; hasMore: boolean }> {
+  const page = await api<DeviceRowsPage>(
+    '/device/findByUserId',
+    { ...filterBody(f), pageNum: 1, pageSize: ALL_ROWS_MAX, format: 'rows' },
+    { signal },
+  );
+  return { rows: decodeDeviceRows(page), total: page.total, hasMore: page.hasMore };
+}
 export const countDevices = (f: DeviceListFilter, signal?: AbortSignal) =>
   api<TabCounts>('/device/countByUserId', filterBody(f), { signal });
 export const findDevice = (id: string) => api<DeviceItem & { picture: string | null }>('/device/findById', { id });
