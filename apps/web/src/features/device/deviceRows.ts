@@ -100,9 +100,11 @@ export function checkFields(fields: readonly string[]): void {
 
 export function decodeDeviceRow(t: DeviceRowTuple, now: number): DeviceListRow {
   const [id, terminalID, nickname, carNumber, stateCode, expire, iconType, deviceType, userId] = t;
-  const [lat, lon, speed, course, utcTime, stateTime] = [t[9], t[10], t[11], t[12], t[13], t[14]];
-  const state = STATES[stateCode];
+  const [utcTime, stateTime] = [t[13], t[14]];
+  // Without a fix time or a report time there is no location (as in the full items), whatever else was stored.
   const hasState = utcTime !== null || stateTime !== null;
+  const [lat, lon, speed, course] = hasState ? [t[9], t[10], t[11], t[12]] : [null, null, null, null];
+  const state = STATES[stateCode];
   const icon = carIconState(
     {
       state,
