@@ -148,6 +148,10 @@ try {
   console.log(
     `  after panning: ${drawn.length} single markers in view checked, ${stale.length} not at their device's last position`,
   );
+  for (const [name, lat, lng] of stale.slice(0, 5)) {
+    const d = byName.get(name);
+    console.log(`  stale: ${name} drawn at ${lat}, ${lng}; last reported ${d?.lat}, ${d?.lon}`);
+  }
   if (drawn.length === 0 || stale.length > 0) throw new Error('markers in view are not at their last positions');
   await page.close();
 

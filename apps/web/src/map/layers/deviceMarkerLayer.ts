@@ -45,8 +45,12 @@ export const UNCLUSTER_ZOOM = 16;
  */
 export const OFFSCREEN_SLICE = 150;
 export const OFFSCREEN_SLICE_MS = 1000;
-/** The view is widened by this fraction on each side when deciding what is off screen. */
-const VIEW_PADDING = 0.25;
+/**
+ * The view is widened by this fraction on each side when deciding what is off screen: the same as the
+ * bounds markercluster keeps its markers on the map within (removeOutsideVisibleBounds pads by 1), so every
+ * marker in the page is at its last position, and a drag reveals no stale car before its moveend.
+ */
+const VIEW_PADDING = 1;
 /** More pending moves than this share of the fleet coming into view: rebuild the clusters in one go. */
 const REBUILD_SHARE = 0.3;
 
