@@ -60,13 +60,13 @@ export function TrackSummary({ views, activeIndex, onActivate, onStop }: TrackSu
               size="small"
               dataSource={v.stops}
               locale={{ emptyText: t('stops.none') }}
-              // A 90-day track can have thousands of stops: a page at a time keeps the panel light.
+              // A 90-day track can have thousands of stops: a page at a time keeps the panel light (the panel
+              // scrolls, so the pager under the list stays reachable).
               pagination={
                 v.stops.length > STOPS_PAGE_SIZE
                   ? { pageSize: STOPS_PAGE_SIZE, size: 'small', simple: true, align: 'center' }
                   : false
               }
-              style={{ maxHeight: 320, overflow: 'auto' }}
               renderItem={(s) => (
                 <List.Item
                   style={{ cursor: 'pointer', padding: '4px 0' }}
