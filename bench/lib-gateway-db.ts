@@ -107,7 +107,13 @@ export function round(n: number, digits = 1): number {
 }
 
 /** The one JSON line every benchmark ends with. */
-export function report(bench: string, value: number, unit: string, baseline: number): void {
+export function report(
+  bench: string,
+  value: number,
+  unit: string,
+  baseline: number,
+  extra: Record<string, number | string> = {},
+): void {
   console.log(
     JSON.stringify({
       bench,
@@ -115,6 +121,7 @@ export function report(bench: string, value: number, unit: string, baseline: num
       unit,
       baseline: round(baseline, 2),
       ratio: round(value / baseline, 3),
+      ...extra,
     }),
   );
 }

@@ -2,7 +2,8 @@
 // (`/api/track/findByTerminalID`, compact encoding), on PostgreSQL with the device's fixes interleaved with two
 // other devices' (as a fleet writes them), and on PGlite reported separately. Target: complete in < 1 s.
 // Whole ended days come from per-day compact segments (track_segments), computed by the first query that needs
-// them; the figures give that first query and the following ones. Baseline in the same run: the
+// them (and stored after it answers); the figures give that first query — the reported value, as it is the
+// slowest — and the following ones. Baseline in the same run: the
 // straightforward way — the same rows read as objects through the query builder and sent as a JSON list.
 //
 //   npm run bench -- track
@@ -75,6 +76,15 @@ async function measure(
     const url = (format: string) =>
       `${running.url}/api/track/findByTerminalID?terminalID=860000000000001&startTime=${start}&endTime=${end}&format=${format}`;
 
+    // Warm the process (route, schemas, serializer, connections) on an hour before the track starts, so the
+    // first measured query is cold in data only: none of its day segments exist yet.
+    const warm = await fetch(
+      `${running.url}/api/track/findByTerminalID?terminalID=860000000000001&startTime=${start - 7_200_000}&endTime=${start - 3_600_000}&format=compact`,
+      { headers: { cookie } },
+    );
+    if (!warm.ok) throw new Error(`warm-up query failed: ${warm.status}`);
+    await warm.text();
+
     const apiTimes: number[] = [];
     const listTimes: number[] = [];
     const naiveTimes: number[] = [];
@@ -132,7 +142,7 @@ try {
 }
 console.log(
   `PostgreSQL: ${pg.count} fixes over ${DAYS} days through the API (compact, ${round(pg.bytes / 1e6, 2)} MB): first query ${round(pg.cold)} ms ` +
-    `(reads the fixes, stores the day segments), then ${round(pg.api)} ms (median of ${RUNS - 1}); ` +
+    `(reads the fixes; the day segments are stored after the answer), then ${round(pg.api)} ms (median of ${RUNS - 1}); ` +
     `as a JSON list: ${round(pg.list)} ms; baseline (rows as objects, JSON): ${round(pg.naive)} ms`,
 );
 
@@ -146,8 +156,8 @@ try {
   await liteStore.drop();
 }
 console.log(
-  `target < 1000 ms on PostgreSQL: ${pg.api < 1000 ? 'met' : 'NOT met'} with the day segments ready (the daily job prepares each ended day); ` +
-    `first query without any: ${round(pg.cold)} ms (${pg.cold < 1000 ? 'met' : 'over'})`,
+  `target < 1000 ms on PostgreSQL: first query, no day segments yet: ${round(pg.cold)} ms (${pg.cold < 1000 ? 'met' : 'NOT met'}); ` +
+    `with the day segments ready: ${round(pg.api)} ms (${pg.api < 1000 ? 'met' : 'NOT met'})`,
 );
-report('track', pg.api, 'ms', pg.naive);
+report('track', pg.cold, 'ms', pg.naive, { warm: round(pg.api, 2) });
 process.exit(0);

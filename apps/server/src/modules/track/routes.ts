@@ -1,6 +1,7 @@
 // /api/track/* — history tracks: at most 90 days and 5 devices at once, valid fixes in time order, the
 // compact encoding for long ranges (spec §5, §7, §9).
 import { trackDeviceCount, trackRange } from '@carhere/domain';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Pool } from 'pg';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
@@ -54,12 +55,16 @@ async function readTrack(
   from: number,
   to: number,
   format: 'list' | 'compact' | undefined,
+  log: FastifyBaseLogger,
 ): Promise<Track> {
   const chosen =
     format ?? ((await countTrack(pool, device.id, from, to, LIST_LIMIT)) > LIST_LIMIT ? 'compact' : 'list');
   const base = { deviceId: device.id, terminalID: device.terminalId, format: chosen };
   if (chosen === 'compact') {
-    const t = await loadCompactTrack(pool, device.id, from, to);
+    // A first read of a long range stores its day segments after answering (the user waits only for the read).
+    const t = await loadCompactTrack(pool, device.id, from, to, Date.now(), (storing) =>
+      storing.catch((err) => log.warn({ err, deviceId: device.id }, 'track segments not stored')),
+    );
     return { ...base, count: t.count, compact: t.compact };
   }
   const t = await loadTrack(pool, device.id, from, to);
@@ -111,15 +116,15 @@ export async function trackRoutes(app: App, ctx: AppContext): Promise<void> {
         ...(await devicesByIds(ctx, req.user!, deviceIds)),
       ];
       const tracks: Track[] = [];
-      for (const d of devices) tracks.push(await readTrack(ctx.dbHandle.pool, d, startTime, endTime, format));
+      for (const d of devices) tracks.push(await readTrack(ctx.dbHandle.pool, d, startTime, endTime, format, req.log));
       return ok(tracks);
     },
   );
 
-  const findByTerminalID = async (caller: Caller, q: z.infer<typeof singleSchema>) => {
+  const findByTerminalID = async (caller: Caller, q: z.infer<typeof singleSchema>, log: FastifyBaseLogger) => {
     checkRange(q.startTime, q.endTime);
     const [device] = await devicesByTerminalIds(ctx, caller, [q.terminalID]);
-    return ok(await readTrack(ctx.dbHandle.pool, device, q.startTime, q.endTime, q.format));
+    return ok(await readTrack(ctx.dbHandle.pool, device, q.startTime, q.endTime, q.format, log));
   };
 
   app.get(
@@ -133,7 +138,7 @@ export async function trackRoutes(app: App, ctx: AppContext): Promise<void> {
         response: { 200: envelopeOf(trackSchema) },
       },
     },
-    async (req) => findByTerminalID(req.user!, req.query),
+    async (req) => findByTerminalID(req.user!, req.query, req.log),
   );
 
   app.post(
@@ -147,6 +152,6 @@ export async function trackRoutes(app: App, ctx: AppContext): Promise<void> {
         response: { 200: envelopeOf(trackSchema) },
       },
     },
-    async (req) => findByTerminalID(req.user!, req.body),
+    async (req) => findByTerminalID(req.user!, req.body, req.log),
   );
 }

@@ -2,8 +2,10 @@
 // compact encoding, with its first and last values kept apart so segments join without re-encoding: only the
 // first delta of each stream is written at the seam. Ended days are kept in track_segments (0202); the ends of
 // a range that cover part of a day, and today, are read from positions.
+
+import pg from 'pg';
 import { type CompactTrack, DeltaStream, encodeDelta, type ScaledTrackColumns } from './compact.ts';
-import { type Db, loadScaledTrack } from './queries.ts';
+import { type Db, type LoadedScaledTrack, loadScaledTrack } from './queries.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -115,6 +117,8 @@ export async function loadCompactTrack(
   from: number,
   to: number,
   now = Date.now(),
+  /** Given, the computed day segments are stored after the answer (the work is handed over); else before. */
+  storeLater?: (storing: Promise<void>) => void,
 ): Promise<{ count: number; compact: CompactTrack }> {
   const firstDay = Math.ceil(from / DAY_MS) * DAY_MS;
   let days = 0;
@@ -129,8 +133,9 @@ export async function loadCompactTrack(
   const byDay = new Map(cached.rows.map((r) => [r.day, r]));
   const segments: (Segment | null)[] = keys.map((k) => byDay.get(k)?.data ?? null);
 
-  // Compute the missing days, a run of consecutive days per query.
-  const fresh: { day: string; version: number | null; data: Segment }[] = [];
+  // Read the missing days (a run of consecutive days per read) and the partial days at either end; on a pool
+  // the reads run at once on separate connections, on one client (the daily job) one after another.
+  const runs: { d: number; e: number }[] = [];
   for (let d = 0; d < days; ) {
     if (segments[d]) {
       d++;
@@ -138,22 +143,40 @@ export async function loadCompactTrack(
     }
     let e = d;
     while (e < days && !segments[e]) e++;
-    const runFrom = firstDay + d * DAY_MS;
-    const cols = await loadScaledTrack(pool, deviceId, runFrom, firstDay + e * DAY_MS - 1);
-    const computed = daySegments(cols, runFrom, e - d);
-    for (let k = d; k < e; k++) {
-      segments[k] = computed[k - d];
-      fresh.push({ day: keys[k], version: byDay.get(keys[k])?.version ?? null, data: computed[k - d] });
-    }
+    runs.push({ d, e });
     d = e;
   }
-  if (fresh.length > 0) await storeSegments(pool, deviceId, fresh);
-
-  const head =
-    from < firstDay ? segmentOfRange(await loadScaledTrack(pool, deviceId, from, Math.min(to, firstDay - 1))) : null;
   const tailFrom = firstDay + days * DAY_MS;
-  const tail = tailFrom <= to ? segmentOfRange(await loadScaledTrack(pool, deviceId, tailFrom, to)) : null;
+  const reads: (() => Promise<LoadedScaledTrack | null>)[] = [
+    () => (from < firstDay ? loadScaledTrack(pool, deviceId, from, Math.min(to, firstDay - 1)) : Promise.resolve(null)),
+    () => (tailFrom <= to ? loadScaledTrack(pool, deviceId, tailFrom, to) : Promise.resolve(null)),
+    ...runs.map((r) => () => loadScaledTrack(pool, deviceId, firstDay + r.d * DAY_MS, firstDay + r.e * DAY_MS - 1)),
+  ];
+  const loaded = pool instanceof pg.Pool ? await Promise.all(reads.map((f) => f())) : await sequentially(reads);
+  const [headCols, tailCols, ...runCols] = loaded;
+
+  const fresh: { day: string; version: number | null; data: Segment }[] = [];
+  runs.forEach((r, i) => {
+    const computed = daySegments(runCols[i] as LoadedScaledTrack, firstDay + r.d * DAY_MS, r.e - r.d);
+    for (let k = r.d; k < r.e; k++) {
+      segments[k] = computed[k - r.d];
+      fresh.push({ day: keys[k], version: byDay.get(keys[k])?.version ?? null, data: computed[k - r.d] });
+    }
+  });
+  if (fresh.length > 0) {
+    if (storeLater) storeLater(storeSegments(pool, deviceId, fresh));
+    else await storeSegments(pool, deviceId, fresh);
+  }
+
+  const head = headCols ? segmentOfRange(headCols) : null;
+  const tail = tailCols ? segmentOfRange(tailCols) : null;
   return mergeSegments([...(head ? [head] : []), ...(segments as Segment[]), ...(tail ? [tail] : [])]);
+}
+
+async function sequentially<T>(tasks: (() => Promise<T>)[]): Promise<T[]> {
+  const out: T[] = [];
+  for (const task of tasks) out.push(await task());
+  return out;
 }
 
 function segmentOfRange(c: ScaledTrackColumns & { count: number }): Segment {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDevice, demoClient, newTerminalId, userClient } from '../../gateway/test-support.ts';
+import { addDevice, demoClient, newTerminalId, userClient, waitFor } from '../../gateway/test-support.ts';
 import { type ApiClient, createTestServer, type TestServer } from '../../testing/harness.ts';
 import { type CompactTrack, decodeCompactTrack } from './compact.ts';
 import { LIST_LIMIT } from './routes.ts';
@@ -102,6 +102,26 @@ describe('/api/track', () => {
     expect(points[123].lat).toBeCloseTo(39.9 + Math.sin(123 / 50) * 0.01, 5);
     expect(points[123].speed).toBe(123 % 90);
     expect(s.format).toBe('list');
+    // The two ended days' segments are stored after the answer; the same query then reads them.
+    const stored = await waitFor(
+      async () => {
+        const r = await server.ctx.dbHandle.pool.query<{ day: string }>(
+          `SELECT day::text AS day FROM track_segments t JOIN devices d ON d.id = t.device_id
+          WHERE d.terminal_id = $1 AND t.data IS NOT NULL ORDER BY day`,
+          [long],
+        );
+        return r.rows.length === 2 ? r.rows : null;
+      },
+      10_000,
+      'stored day segments',
+    );
+    expect(stored.map((r) => r.day)).toEqual(['2026-10-01', '2026-10-02']);
+    const again = await demo.post<Track[]>('/track/find', {
+      terminalIDs: [long],
+      startTime: start,
+      endTime: start + 2 * DAY,
+    });
+    expect(again.data[0]).toEqual(t);
     const asked = await demo.get<Track>(
       `/track/findByTerminalID?terminalID=${small}&startTime=${start}&endTime=${start + DAY}&format=compact`,
     );
