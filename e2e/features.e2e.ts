@@ -139,8 +139,10 @@ describe('alarms, fences and commands in Chromium', () => {
     await page.getByTestId('device-tab-offline').click();
     await expect.poll(rows).toContain(QUIET_IMEI);
     expect(await rows()).not.toContain(STOCK_IMEI);
+    expect(await page.locator(`[data-terminal-id="${QUIET_IMEI}"]`).textContent()).toContain('Offline');
     await page.getByTestId('device-tab-unactivated').click();
     await expect.poll(rows).toEqual([STOCK_IMEI]);
+    expect(await page.locator(`[data-terminal-id="${STOCK_IMEI}"]`).textContent()).toContain('Inactive');
     await page.getByTestId('device-tab-all').click();
     await page.getByTestId('device-search').fill('');
   });

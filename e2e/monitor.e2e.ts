@@ -219,6 +219,9 @@ describe('monitoring and track playback in Chromium', () => {
     await expect.poll(() => page.getByTestId('device-tab-all').textContent(), { timeout: 10_000 }).toContain('Tất cả');
     expect(await page.getByTestId('device-search').getAttribute('placeholder')).toBe('Tìm theo tên, IMEI hoặc biển số');
     expect(await page.getByTestId('tiles-offline').textContent()).toContain('Không tải được ô bản đồ');
+    // The language menu opens on hover: move away and let it close before the screenshot.
+    await page.mouse.move(700, 600);
+    await page.locator('.ant-dropdown:visible').waitFor({ state: 'hidden', timeout: 5000 });
     await screenshot(page, 'monitor-vi');
   });
 });

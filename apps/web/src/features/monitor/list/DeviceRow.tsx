@@ -1,5 +1,5 @@
-// One row of the device list: state dot, name, IMEI, speed or how long ago it reported.
-import { carIconState } from '@carhere/domain';
+// One row of the device list: state dot, name, IMEI, and the speed or the state (not activated, offline, …).
+import { carIconState, DEVICE_STATE } from '@carhere/domain';
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CAR_STATE_COLORS } from '../../../map/layers/carIconHtml.ts';
@@ -68,7 +68,11 @@ function DeviceRowView({ device, selected, now, onSelect, onContextMenu }: Devic
         <div style={secondaryStyle}>{device.terminalID}</div>
       </div>
       <div style={{ ...secondaryStyle, flex: 'none' }}>
-        {speed !== null ? t('speedValue', { speed }) : t(`carState.${state}`)}
+        {speed !== null
+          ? t('speedValue', { speed })
+          : device.state === DEVICE_STATE.notActivated && state !== 'expired'
+            ? t('tabs.unactivated')
+            : t(`carState.${state}`)}
       </div>
     </div>
   );
