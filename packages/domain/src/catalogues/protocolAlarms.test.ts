@@ -69,12 +69,20 @@ function jt808Decoder() {
 }
 
 const decoderNames: string[] = Object.values(Alarm);
+/** Events flagged like alarms that are not alarms (no row). */
+const NOT_ALARMS = ['powerRestored', 'lock', 'unlock'];
+const alarmNames = decoderNames.filter((n) => !NOT_ALARMS.includes(n));
 
 describe('protocol alarm names → alarm codes', () => {
-  it.each(decoderNames)('%s maps to a device alarm code of the catalogue', (name) => {
+  it.each(alarmNames)('%s maps to a device alarm code of the catalogue', (name) => {
     const code = protocolAlarmCode(name);
     expect(code).toBeTypeOf('number');
     expect(alarmType(code)?.kind).toBe('device');
+  });
+
+  it.each(NOT_ALARMS)('%s is a known event that is not an alarm', (name) => {
+    expect(decoderNames).toContain(name);
+    expect(protocolAlarmCode(name)).toBeNull();
   });
 
   it('has no entry for a name the decoders do not have', () => {
@@ -89,7 +97,9 @@ describe('protocol alarm names → alarm codes', () => {
     expect(jt808.size).toBeGreaterThan(3);
     for (const name of [...gt06, ...jt808]) {
       expect(decoderNames, name).toContain(name);
-      expect(alarmType(protocolAlarmCode(name)), name).toBeDefined();
+      const code = protocolAlarmCode(name);
+      expect(code, name).not.toBeUndefined();
+      if (code !== null) expect(alarmType(code), name).toBeDefined();
     }
   });
 
@@ -105,7 +115,7 @@ describe('protocol alarm names → alarm codes', () => {
   });
 
   it('names without a code of their own take the catch-all code 0', () => {
-    for (const name of ['general', 'fault', 'gpsAntennaCut', 'lock', 'unlock']) {
+    for (const name of ['general', 'fault', 'gpsAntennaCut', 'highRpm', 'laneChange']) {
       expect(protocolAlarmCode(name)).toBe(GENERAL_ALARM);
     }
     expect(alarmType(GENERAL_ALARM)?.cn).toBe('正常报警');

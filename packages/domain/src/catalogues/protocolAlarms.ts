@@ -13,9 +13,11 @@ export const OFFLINE_ALARM = 20;
 
 /**
  * Protocol alarm name → alarm code. Names without a code of their own in the catalogue (no public source
- * gives one) take GENERAL_ALARM; the alarm row keeps the protocol name beside the code.
+ * gives one) take GENERAL_ALARM; the alarm row keeps the protocol name beside the code. `null`: an event the
+ * protocols flag the same way as alarms that is not one — power coming back after a cut, a door locked or
+ * unlocked by its owner — and would only bury the real alarms in the list (our choice; the spec is silent).
  */
-export const PROTOCOL_ALARM_CODES: Readonly<Record<string, number>> = Object.freeze({
+export const PROTOCOL_ALARM_CODES: Readonly<Record<string, number | null>> = Object.freeze({
   sos: 1,
   powerCut: POWER_CUT_ALARM,
   vibration: 3,
@@ -45,14 +47,14 @@ export const PROTOCOL_ALARM_CODES: Readonly<Record<string, number>> = Object.fre
   general: GENERAL_ALARM,
   fault: GENERAL_ALARM,
   gpsAntennaCut: GENERAL_ALARM,
-  powerRestored: GENERAL_ALARM,
-  lock: GENERAL_ALARM,
-  unlock: GENERAL_ALARM,
+  powerRestored: null,
+  lock: null,
+  unlock: null,
   highRpm: GENERAL_ALARM,
   laneChange: GENERAL_ALARM,
 });
 
-/** The alarm code of a protocol alarm name, or undefined for a name the table does not know. */
-export function protocolAlarmCode(name: string): number | undefined {
+/** The alarm code of a protocol alarm name; null for an event that is not an alarm; undefined for a name the table does not know. */
+export function protocolAlarmCode(name: string): number | null | undefined {
   return Object.hasOwn(PROTOCOL_ALARM_CODES, name) ? PROTOCOL_ALARM_CODES[name] : undefined;
 }

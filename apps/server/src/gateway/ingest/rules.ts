@@ -111,7 +111,7 @@ export function deviceAlarms(names: readonly string[], at: AlarmPlace): NewAlarm
   const out: NewAlarm[] = [];
   for (const name of names) {
     const type = protocolAlarmCode(name);
-    if (type === undefined) continue;
+    if (type === undefined || type === null) continue; // unknown, or an event that is not an alarm
     if (out.some((a) => a.type === type)) continue;
     out.push(alarmAt(type, name, 'device', at));
   }
