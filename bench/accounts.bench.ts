@@ -111,21 +111,24 @@ interface Figures {
   deepPage: number;
 }
 
-/** The same rows as the full list (the same fields, same subtree), in plain IMEI order, read by a plain client. */
+/**
+ * The baseline: the same rows as the full list (the same fields, the same subtree) in plain IMEI order, read by a
+ * plain client as text (cast in SQL: no parsing in this process).
+ */
 async function rawSelect(r: Running): Promise<number> {
-  const text = `SELECT d.id, d.terminal_id, d.nickname, d.car_number, d.activated_at, d.platform_expire_at,
-      d.user_expire_at, d.icon_type, d.device_type, d.user_id, s.online, s.lat, s.lon, s.speed, s.course, s.pos_time,
-      s.last_seen
+  const text = `SELECT d.id::text, d.terminal_id, d.nickname, d.car_number, d.activated_at::text,
+      d.platform_expire_at::text, d.user_expire_at::text, d.icon_type::text, d.device_type::text, d.user_id::text,
+      s.online::text, s.lat::text, s.lon::text, s.speed::text, s.course::text, s.pos_time::text, s.last_seen::text
     FROM devices d LEFT JOIN device_state s ON s.device_id = d.id
     WHERE d.user_id IN (SELECT id FROM users WHERE path LIKE $1) ORDER BY d.terminal_id COLLATE "C"`;
   const client = await r.ctx.dbHandle.pool.connect();
   try {
-    await client.query(`SET work_mem = '64MB'`);
-    const raw = { getTypeParser: () => (v: string) => v };
-    const res = await client.query({ text, values: [`/1/${AGENT_ID}/%`], rowMode: 'array', types: raw });
+    await client.query('BEGIN');
+    await client.query(`SET LOCAL work_mem = '64MB'`);
+    const res = await client.query({ text, values: [`/1/${AGENT_ID}/%`], rowMode: 'array' });
+    await client.query('COMMIT');
     return res.rows.length;
   } finally {
-    await client.query('RESET work_mem');
     client.release();
   }
 }

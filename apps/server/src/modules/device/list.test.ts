@@ -186,7 +186,7 @@ describe('device list order and filters equal the domain rules', () => {
           expect(walked).toEqual(expected);
           expect(bulk).toEqual(expected);
           expect(rows.imeis).toEqual(expected);
-          expect(rows.total).toBe(expected.length > 0 ? expected.length : null);
+          expect(rows).toMatchObject({ total: expected.length, hasMore: false, count: expected.length });
         }
       }),
       { numRuns: 80 },
@@ -210,8 +210,10 @@ describe('device list order and filters equal the domain rules', () => {
           expect(page).toEqual(full.slice(offset, offset + limit));
           expect(bulkPage).toEqual(page);
           expect(rowsPage.imeis).toEqual(page);
-          // The whole list's length, whatever the page; unknown only for a page past the end.
-          expect(rowsPage.total).toBe(page.length > 0 ? full.length : null);
+          // More rows after the page, or the whole list's length once the page reaches the end (unknown past it).
+          const hasMore = full.length > offset + limit;
+          expect(rowsPage.hasMore).toBe(hasMore);
+          expect(rowsPage.total).toBe(hasMore || (page.length === 0 && offset > 0) ? null : full.length);
         },
       ),
       { numRuns: 25 },
@@ -466,16 +468,29 @@ describe('POST /device/findByUserId and /device/countByUserId', () => {
     expect(p2).toMatchObject({ hasMore: false, total: 4 });
     expect(p2.counts).toMatchObject({ all: 4, online: 2 });
     const p1 = await expectOk<RowsPage>(agentA.post('/device/findByUserId', { format: 'rows', pageSize: 3 }));
-    expect(p1).toMatchObject({ hasMore: true, total: 4 });
+    expect(p1).toMatchObject({ hasMore: true, total: null });
+    expect(p1.rows.map((t) => t[1])).toEqual(
+      page4()
+        .slice(0, 3)
+        .map(([imei]) => imei),
+    );
+    const p1Counts = await expectOk<RowsPage>(
+      agentA.post('/device/findByUserId', { format: 'rows', pageSize: 3, withCounts: true }),
+    );
+    expect(p1Counts).toMatchObject({ hasMore: true, total: 4 });
+    const online = await expectOk<RowsPage>(
+      agentA.post('/device/findByUserId', { format: 'rows', pageSize: 2, tab: 'online' }),
+    );
+    expect(online).toMatchObject({ hasMore: false, total: 2 });
     const past = await expectOk<RowsPage>(
       agentA.post('/device/findByUserId', { format: 'rows', pageSize: 3, pageNum: 9 }),
     );
     expect(past).toMatchObject({ rows: [], hasMore: false, total: null });
     // Filters and the caller's reach apply as for full items.
-    const online = await expectOk<RowsPage>(
+    const subOnline = await expectOk<RowsPage>(
       agentA.post('/device/findByUserId', { format: 'rows', pageSize: 100_000, tab: 'online', userId: t.ids.subA }),
     );
-    expect(online.rows.map((t) => t[1])).toEqual(['861000000000002']);
+    expect(subOnline.rows.map((t) => t[1])).toEqual(['861000000000002']);
     expect((await agentA.post('/device/findByUserId', { format: 'rows', userId: t.ids.agentB })).status).toBe(403);
     expect((await agentA.post('/device/findByUserId', { format: 'columns' })).status).toBe(400);
     const admin = await expectOk<RowsPage>(t.admin.post('/device/findByUserId', { format: 'rows', pageSize: 1000 }));

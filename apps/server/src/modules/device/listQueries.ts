@@ -341,7 +341,9 @@ export interface DeviceRowsJson {
   rows: string;
   /** Rows in this page. */
   count: number;
-  /** Rows of the whole list (every page); null when the page is empty (the offset is past the end). */
+  /** True when rows follow this page. */
+  hasMore: boolean;
+  /** Rows of the whole list when this page shows where it ends (no more rows, and not past the end); else null. */
   total: number | null;
 }
 
@@ -351,20 +353,27 @@ const msJson = (column: RawBuilder<unknown>) =>
 /** A float as JSON text: NULL, NaN and ±Infinity (not JSON numbers) become null. */
 const floatJson = (column: RawBuilder<unknown>) =>
   sql`CASE WHEN abs(${column}) <= 1e308 THEN ${column}::text ELSE 'null' END`;
+/** A text as a JSON string (to_json escapes; most names and plates are empty, which skips it). */
+const textJson = (column: RawBuilder<unknown>) =>
+  sql`CASE WHEN ${column} = '' THEN '""' ELSE to_json(${column})::text END`;
 
-/** One row of the list as the JSON text of its tuple without the brackets (fields as DEVICE_ROW_FIELDS). */
-const rowJson = sql`concat_ws(',', d.id, to_json(d.terminal_id), to_json(d.nickname), to_json(d.car_number),
-  CASE WHEN d.activated_at IS NULL THEN 2 WHEN s.online THEN 0 ELSE 1 END,
-  ${msJson(effectiveExpiry)}, d.icon_type, d.device_type, COALESCE(d.user_id::text, 'null'),
-  ${floatJson(sql`s.lat`)}, ${floatJson(sql`s.lon`)}, ${floatJson(sql`s.speed`)}, ${floatJson(sql`s.course`)},
-  ${msJson(sql`s.pos_time`)}, ${msJson(sql`s.last_seen`)})`;
+/**
+ * One row of the list as the JSON text of its tuple without the brackets (fields as DEVICE_ROW_FIELDS). Every
+ * part is non-null text, so || (cheaper than concat_ws) never yields NULL.
+ */
+const rowJson = sql`d.id::text || ',' || to_json(d.terminal_id)::text || ',' || ${textJson(sql`d.nickname`)} || ','
+  || ${textJson(sql`d.car_number`)} || CASE WHEN d.activated_at IS NULL THEN ',2,' WHEN s.online THEN ',0,' ELSE ',1,' END
+  || ${msJson(effectiveExpiry)} || ',' || d.icon_type::text || ',' || d.device_type::text || ','
+  || COALESCE(d.user_id::text, 'null') || ',' || ${floatJson(sql`s.lat`)} || ',' || ${floatJson(sql`s.lon`)} || ','
+  || ${floatJson(sql`s.speed`)} || ',' || ${floatJson(sql`s.course`)} || ',' || ${msJson(sql`s.pos_time`)} || ','
+  || ${msJson(sql`s.last_seen`)}`;
 
 /**
  * Rows offset .. offset+limit-1 of the ordered list in the 'rows' wire format, written as JSON text by the
  * database in one statement: one sort, and one text value back instead of a row per device (for 100,000
  * devices the driver's decoding of rows and the JSON encoding in this process cost more than the query).
- * The aggregate names its order (the input is already sorted, so that sort is a check); the window counts the
- * whole list before the page is cut.
+ * The page reads one row more than asked to know whether more follow; the aggregate leaves it out by its rank
+ * and names its order (the rank follows the page's sort, so neither sorts again).
  */
 export async function listRowsJson(
   ctx: Pick<AppContext, 'db' | 'dbHandle'>,
@@ -374,22 +383,30 @@ export async function listRowsJson(
 ): Promise<DeviceRowsJson> {
   const where = and([tabCond(q.tab), ...commonConds(q)]);
   const [key, imei] = orderKeys(q.now);
-  const query = sql`SELECT max(t.total)::int AS total, count(*)::int AS count,
-      string_agg(t.r, '],[' ORDER BY t.k, t.i) AS rows
-    FROM (SELECT ${rowJson} AS r, ${key} AS k, ${imei} AS i, count(*) OVER () AS total
-      FROM devices d LEFT JOIN device_state s ON s.device_id = d.id
-      WHERE ${where} ORDER BY ${key}, ${imei} OFFSET ${offset} LIMIT ${limit}) t`.compile(ctx.db);
+  const query =
+    sql`SELECT count(*)::int AS count, string_agg(t.r, '],[' ORDER BY t.n) FILTER (WHERE t.n <= ${limit}) AS rows
+    FROM (SELECT p.r, row_number() OVER (ORDER BY p.k, p.i) AS n
+      FROM (SELECT ${rowJson} AS r, ${key} AS k, ${imei} AS i
+        FROM devices d LEFT JOIN device_state s ON s.device_id = d.id
+        WHERE ${where} ORDER BY ${key}, ${imei} OFFSET ${offset} LIMIT ${limit + 1}) p) t`.compile(ctx.db);
   const client = await ctx.dbHandle.pool.connect();
   try {
     await client.query('BEGIN');
     await client.query(BULK_WORK_MEM_SQL);
-    const res = await client.query<{ total: number | null; count: number; rows: string | null }>({
+    const res = await client.query<{ count: number; rows: string | null }>({
       text: query.sql,
       values: [...query.parameters],
     });
     await client.query('COMMIT');
-    const row = res.rows[0];
-    return { rows: row.rows === null ? '[]' : `[[${row.rows}]]`, count: row.count, total: row.total };
+    const { count: read, rows } = res.rows[0];
+    const hasMore = read > limit;
+    const count = Math.min(read, limit);
+    return {
+      rows: rows === null ? '[]' : `[[${rows}]]`,
+      count,
+      hasMore,
+      total: hasMore || (count === 0 && offset > 0) ? null : offset + count,
+    };
   } catch (err) {
     await client.query('ROLLBACK').catch(() => {});
     throw err;

@@ -63,7 +63,7 @@ export const deviceRowsPageSchema = z.object({
   pageNum: z.number().int(),
   pageSize: z.number().int(),
   hasMore: z.boolean(),
-  /** Rows of the whole list (all pages); null when the page is past the end. */
+  /** Rows of the whole list (all pages): known from the last page, or from the counts (withCounts); else null. */
   total: z.number().int().nullable(),
   counts: countsSchema.nullable(),
   /** Epoch ms: the server's clock when it ordered the list. */
@@ -143,7 +143,7 @@ export async function deviceRoutes(app: App, ctx: AppContext): Promise<void> {
         const head = {
           pageNum: b.pageNum,
           pageSize: b.pageSize,
-          hasMore: page.total !== null && offset + page.count < page.total,
+          hasMore: page.hasMore,
           total: page.total ?? (c ? c[b.tab] : null),
           counts: c,
           now,
