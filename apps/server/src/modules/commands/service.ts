@@ -1,6 +1,14 @@
 // The command flow of spec §4 on the API side: decide (refuse / offline / live), record, hand live commands
 // to the gateway over the bus and wait for the reply up to the timeout, queue offline commands.
-import { COMMAND_RESULT, decideCommandSend, type MessageKey } from '@carhere/domain';
+import {
+  ACCESS_CHECK,
+  COMMAND_RESULT,
+  checkDeviceAccess,
+  DEVICE_STATE,
+  decideCommandSend,
+  effectiveExpiry,
+  type MessageKey,
+} from '@carhere/domain';
 import type { AppContext } from '../../context.ts';
 import type { CommandStatus } from '../../db/tables/gateway.ts';
 import { type CommandEvent, type CommandSendRequest, isDeviceEnvelope, Subjects } from '../../gateway/events.ts';
@@ -53,6 +61,29 @@ export class CommandService {
     return s?.online === true;
   }
 
+  /**
+   * Spec §4: inactive and expired devices cannot be used normally. The server refuses commands to an expired
+   * device ('The device has expired…'), so no client can use a device whose service has ended. A device not
+   * activated yet (it has never connected) may still get offline commands: resellers queue settings (APN,
+   * server, mode) before a tracker first connects, and the queue delivers them then. Our choice; the spec
+   * describes the check on the client only.
+   */
+  private async assertUsable(device: ReachableDevice): Promise<void> {
+    const row = await this.ctx.db
+      .selectFrom('devices')
+      .select(['activated_at', 'platform_expire_at', 'user_expire_at'])
+      .where('id', '=', device.id)
+      .executeTakeFirst();
+    const access = checkDeviceAccess(
+      {
+        state: row?.activated_at ? DEVICE_STATE.offline : DEVICE_STATE.notActivated,
+        expire: effectiveExpiry(row?.platform_expire_at?.getTime(), row?.user_expire_at?.getTime()),
+      },
+      Date.now(),
+    );
+    if (access.code === ACCESS_CHECK.pastDue && access.message) throw badRequest(access.message);
+  }
+
   private decide(device: ReachableDevice, content: string, online: boolean, offlineAllowed: boolean) {
     const decision = decideCommandSend({
       content,
@@ -72,6 +103,7 @@ export class CommandService {
     sender: Sender,
     opts: { offline?: boolean; offlineAllowed?: boolean } = {},
   ): Promise<CommandOutcome> {
+    await this.assertUsable(device);
     const online = await this.isOnline(device.id);
     const action = this.decide(device, content, online, opts.offlineAllowed ?? true);
     if (action === 'offline' || opts.offline) return this.queueOffline(device, content, sender, online);
@@ -142,6 +174,7 @@ export class CommandService {
 
   /** A live command that timed out (or failed) becomes an offline command, sent at the next connection. */
   async convertToOffline(device: ReachableDevice, commandId: string, sender: Sender): Promise<CommandOutcome | null> {
+    await this.assertUsable(device);
     const row = await this.store.transition(commandDeviceOf(device), commandId, 'pending', {
       from: ['timeout', 'failed'],
       mode: 'offline',
