@@ -372,8 +372,9 @@ const rowJson = sql`d.id::text || ',' || to_json(d.terminal_id)::text || ',' || 
  * Rows offset .. offset+limit-1 of the ordered list in the 'rows' wire format, written as JSON text by the
  * database in one statement: one sort, and one text value back instead of a row per device (for 100,000
  * devices the driver's decoding of rows and the JSON encoding in this process cost more than the query).
- * The page reads one row more than asked to know whether more follow; the aggregate leaves it out by its rank
- * and names its order (the rank follows the page's sort, so neither sorts again).
+ * The page reads one row more than asked to know whether more follow; the aggregate leaves that row out by its
+ * rank and joins the rows in rank order (the rank window reuses the page's sort; the aggregate's own sort gets
+ * its input already in order, so it only checks and copies).
  */
 export async function listRowsJson(
   ctx: Pick<AppContext, 'db' | 'dbHandle'>,
