@@ -80,9 +80,12 @@ export default function DeviceListPage() {
     queryFn: ({ signal }) => countDevices(filter, signal),
     placeholderData: keepPreviousData,
   });
+  // Spec §4: a cancelled request rejects quietly (TanStack Query reverts it, no error); any other failure
+  // empties the list rather than leaving the previous rows on screen.
+  const rows = list.isError ? [] : (list.data?.list ?? []);
   const total = counts.data
     ? counts.data[filter.tab]
-    : (page.pageNum - 1) * page.pageSize + (list.data?.list.length ?? 0) + (list.data?.hasMore ? 1 : 0);
+    : (page.pageNum - 1) * page.pageSize + rows.length + (!list.isError && list.data?.hasMore ? 1 : 0);
   const refresh = () => {
     void queryClient.invalidateQueries({ queryKey: ['devices'] });
     void queryClient.invalidateQueries({ queryKey: ['deviceCounts'] });
@@ -232,7 +235,7 @@ export default function DeviceListPage() {
           size="small"
           rowKey="id"
           loading={list.isFetching}
-          dataSource={list.data?.list ?? []}
+          dataSource={rows}
           columns={columns}
           scroll={{ x: 1100 }}
           rowSelection={

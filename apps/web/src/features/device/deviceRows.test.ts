@@ -178,4 +178,21 @@ describe('device list requests', () => {
     unsubscribe();
     client.clear();
   });
+
+  it('a failed request ends in an error (the list page then shows no rows), unlike a cancelled one', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response('{"meta":{"success":false,"message":"boom","code":500}}', { status: 500 })),
+    );
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    const observer = new QueryObserver(client, {
+      queryKey: ['devices', FILTER, { pageNum: 1, pageSize: 15 }],
+      queryFn: ({ signal }) => findDevices(FILTER, 1, 15, signal),
+    });
+    const unsubscribe = observer.subscribe(() => {});
+    await vi.waitFor(() => expect(observer.getCurrentResult().isError).toBe(true));
+    expect(observer.getCurrentResult().error?.message).toBe('boom');
+    unsubscribe();
+    client.clear();
+  });
 });
