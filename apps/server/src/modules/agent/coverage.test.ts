@@ -7,10 +7,10 @@
 import { randomUUID } from 'node:crypto';
 import { hasPermission, isMessageKey, permissionsFor, ROLES, translate } from '@carhere/domain';
 import ExcelJS from 'exceljs';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveMessage } from '../../http/messages.ts';
 import { type ApiClient, createTestServer, type TestServer } from '../../testing/harness.ts';
+import { snapshotTables } from '../../testing/snapshot.ts';
 import { buildTree, createUser, expectOk, importDevices, loginAs, nextImei, PASSWORD, type Tree } from './fixtures.ts';
 import { type NEEDS, needs } from './permissions.ts';
 
@@ -504,9 +504,7 @@ function expectedMessage(bad: BadInput, lang: string): string {
 
 /** Everything the accounts area stores; two equal snapshots mean a call changed nothing. */
 async function snapshot(server: TestServer): Promise<string> {
-  const db = server.ctx.db;
-  const out: Record<string, unknown> = {};
-  for (const t of [
+  return snapshotTables(server, [
     'users',
     'devices',
     'device_state',
@@ -515,13 +513,7 @@ async function snapshot(server: TestServer): Promise<string> {
     'import_jobs',
     'alarms',
     'settings',
-  ]) {
-    out[t] = (await sql`SELECT * FROM ${sql.table(t)} ORDER BY 1`.execute(db)).rows;
-  }
-  out.sessions = (
-    await sql`SELECT user_id, count(*)::int AS n FROM sessions GROUP BY user_id ORDER BY 1`.execute(db)
-  ).rows;
-  return JSON.stringify(out);
+  ]);
 }
 
 describe('accounts endpoints: permission denial, sibling-subtree denial and bad input, each with nothing changed', () => {

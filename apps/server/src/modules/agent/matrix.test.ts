@@ -4,9 +4,9 @@
 // change anything in the database.
 import { randomUUID } from 'node:crypto';
 import { hasPermission, permissionsFor, ROLE_NAMES, ROLES } from '@carhere/domain';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, createTestServer, type TestServer } from '../../testing/harness.ts';
+import { snapshotTables } from '../../testing/snapshot.ts';
 import { buildTree, createUser, expectOk, importDevices, loginAs, nextImei, PASSWORD, type Tree } from './fixtures.ts';
 
 interface Who {
@@ -327,8 +327,7 @@ async function call(server: TestServer, c: ApiClient, e: Endpoint, req: { url?: 
 
 /** Everything the accounts area stores, to prove a series of calls changed nothing. */
 async function snapshot(server: TestServer): Promise<string> {
-  const db = server.ctx.db;
-  const tables = [
+  return snapshotTables(server, [
     'users',
     'devices',
     'device_state',
@@ -336,15 +335,7 @@ async function snapshot(server: TestServer): Promise<string> {
     'device_ownership_log',
     'import_jobs',
     'alarms',
-  ];
-  const out: Record<string, unknown> = {};
-  for (const t of tables) {
-    out[t] = (await sql`SELECT * FROM ${sql.table(t)} ORDER BY 1`.execute(db)).rows;
-  }
-  out.sessions = (
-    await sql`SELECT user_id, count(*)::int AS n FROM sessions GROUP BY user_id ORDER BY 1`.execute(db)
-  ).rows;
-  return JSON.stringify(out);
+  ]);
 }
 
 describe('authorization matrix: 14 roles × every accounts endpoint, and sibling subtrees', () => {

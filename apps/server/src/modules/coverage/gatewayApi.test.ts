@@ -5,10 +5,10 @@
 // bad input is refused with code 400 and a message in the caller's language (the spec's where it has one),
 // again with the database unchanged. Happy paths are in the per-module tests (apps/server/ENDPOINT-COVERAGE.md).
 import { hasPermission, isMessageKey, permissionsFor, ROLES, translate } from '@carhere/domain';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveMessage } from '../../http/messages.ts';
 import { type ApiClient, createTestServer, type TestServer } from '../../testing/harness.ts';
+import { snapshotTables } from '../../testing/snapshot.ts';
 import { buildTree, createUser, expectOk, importDevices, loginAs, nextImei, type Tree } from '../agent/fixtures.ts';
 
 const LANGS = ['cn', 'en', 'vi', 'fr', 'pt', 'en-IN', 'es', 'km', 'th', 'ru', 'my'];
@@ -339,15 +339,15 @@ function expectedMessage(bad: BadInput, lang: string): string {
 
 /** Everything these areas store; two equal snapshots mean a call changed nothing. */
 async function snapshot(server: TestServer): Promise<string> {
-  const db = server.ctx.db;
-  const out: Record<string, unknown> = {};
-  for (const t of ['users', 'devices', 'device_state', 'alarms', 'commands', 'command_log', 'command_orders']) {
-    out[t] = (await sql`SELECT * FROM ${sql.table(t)} ORDER BY 1`.execute(db)).rows;
-  }
-  out.sessions = (
-    await sql`SELECT user_id, count(*)::int AS n FROM sessions GROUP BY user_id ORDER BY 1`.execute(db)
-  ).rows;
-  return JSON.stringify(out);
+  return snapshotTables(server, [
+    'users',
+    'devices',
+    'device_state',
+    'alarms',
+    'commands',
+    'command_log',
+    'command_orders',
+  ]);
 }
 
 describe('gateway API endpoints: permission denial, sibling-subtree denial and bad input, each with nothing changed', () => {
