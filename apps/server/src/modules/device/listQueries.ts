@@ -373,8 +373,8 @@ const rowJson = sql`d.id::text || ',' || to_json(d.terminal_id)::text || ',' || 
  * database in one statement: one sort, and one text value back instead of a row per device (for 100,000
  * devices the driver's decoding of rows and the JSON encoding in this process cost more than the query).
  * The page reads one row more than asked to know whether more follow; the aggregate leaves that row out by its
- * rank and joins the rows in rank order (the rank window reuses the page's sort; the aggregate's own sort gets
- * its input already in order, so it only checks and copies).
+ * rank and joins the rows in the list order (the rank window reuses the page's sort; PostgreSQL 16 and later,
+ * PGlite among them, see the aggregate's input is in that order already, 15 sorts it again, which only checks).
  */
 export async function listRowsJson(
   ctx: Pick<AppContext, 'db' | 'dbHandle'>,
@@ -384,9 +384,9 @@ export async function listRowsJson(
 ): Promise<DeviceRowsJson> {
   const where = and([tabCond(q.tab), ...commonConds(q)]);
   const [key, imei] = orderKeys(q.now);
-  const query =
-    sql`SELECT count(*)::int AS count, string_agg(t.r, '],[' ORDER BY t.n) FILTER (WHERE t.n <= ${limit}) AS rows
-    FROM (SELECT p.r, row_number() OVER (ORDER BY p.k, p.i) AS n
+  const query = sql`SELECT count(*)::int AS count,
+      string_agg(t.r, '],[' ORDER BY t.k, t.i) FILTER (WHERE t.n <= ${limit}) AS rows
+    FROM (SELECT p.r, p.k, p.i, row_number() OVER (ORDER BY p.k, p.i) AS n
       FROM (SELECT ${rowJson} AS r, ${key} AS k, ${imei} AS i
         FROM devices d LEFT JOIN device_state s ON s.device_id = d.id
         WHERE ${where} ORDER BY ${key}, ${imei} OFFSET ${offset} LIMIT ${limit + 1}) p) t`.compile(ctx.db);
