@@ -2,6 +2,9 @@
 // model, with forms) and send it. Spec §4's flow: an online device gets it live; an offline device gets an
 // offline command (sent when it next connects); a timeout offers to keep it as an offline command. Below,
 // the command records and the open offline commands. Opened with ?terminalID=… from the monitoring page.
+// Access check (spec §4): an inactive or expired device cannot be picked, and one given in the address shows
+// the spec's message instead of the command menu (its past records stay readable). The server refuses
+// commands to expired devices as well; its message then shows as the send outcome.
 import { SendOutlined } from '@ant-design/icons';
 import { type CommandEntry, labelIn, translate } from '@carhere/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -9,6 +12,8 @@ import { Alert, App, Button, type ButtonProps, Card, Checkbox, Empty, Menu, Spac
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { accessRefusal } from '../monitor/access.ts';
+import { useDeviceAccess } from '../monitor/useDeviceAccess.ts';
 import { saveAsOffline, sendCommand } from './api.ts';
 import { CommandForm } from './CommandForm.tsx';
 import { CommandRecords } from './CommandRecords.tsx';
@@ -28,6 +33,8 @@ export default function CommandPage() {
   const terminalID = params.get('terminalID') ?? undefined;
   const devices = useDeviceOptions();
   const device = devices.data?.find((d) => d.terminalID === terminalID) ?? null;
+  const { guard, refuse } = useDeviceAccess();
+  const refusal = device ? accessRefusal('command', device, Date.now()) : null;
   const [commandId, setCommandId] = useState<string | null>(null);
   const [values, setValues] = useState<FieldValues>({});
   const [forceOffline, setForceOffline] = useState(false);
@@ -101,13 +108,15 @@ export default function CommandPage() {
   });
 
   const trySend = () => {
-    if (!device) return;
-    const refusal = refusalBeforeSend(content, device);
-    if (refusal) {
-      modal.warning({ title: translate(refusal, i18n.language) });
-      return;
-    }
-    send.mutate();
+    if (!device) return refuse('device.selectFirst');
+    guard('command', device, () => {
+      const problem = refusalBeforeSend(content, device);
+      if (problem) {
+        modal.warning({ title: translate(problem, i18n.language) });
+        return;
+      }
+      send.mutate();
+    });
   };
 
   return (
@@ -122,6 +131,7 @@ export default function CommandPage() {
           }}
           style={{ width: 360 }}
           testId="command-device"
+          feature="command"
         />
         {device && (
           <Tag color={device.online ? 'green' : 'default'} data-testid="command-device-state">
@@ -132,6 +142,17 @@ export default function CommandPage() {
       </Space>
       {!device ? (
         <Empty description={t('selectDevice')} />
+      ) : refusal ? (
+        <>
+          <Alert
+            type="warning"
+            showIcon
+            title={translate(refusal, i18n.language)}
+            style={{ marginBottom: 16 }}
+            data-testid="command-access-refused"
+          />
+          <CommandRecords terminalID={device.terminalID} />
+        </>
       ) : (
         <>
           <div style={{ display: 'flex', gap: 16, alignItems: 'flex-start', marginBottom: 16 }}>

@@ -13,6 +13,10 @@ export interface DeviceOption {
   /** protocol type when the server sends it (0 other, 1 808, 2 GT06, 3 808 long standby, 4 BSJ) */
   protocolType?: number;
   online: boolean;
+  /** 'zx' online, 'lx' offline, 'wjh' not activated (spec §4) */
+  state: 'zx' | 'lx' | 'wjh';
+  /** Effective expiry, ISO-8601; null: never expires. */
+  expire: string | null;
   lat: number | null;
   lon: number | null;
 }

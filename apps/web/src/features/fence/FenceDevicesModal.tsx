@@ -58,6 +58,7 @@ export function FenceDevicesModal({ fence, onClose }: { fence: Fence | null; onC
           value={adding}
           onChange={setAdding}
           testId="fence-assign-select"
+          feature="fence"
           style={{ width: 420 }}
         />
         <Button

@@ -156,6 +156,7 @@ export function FenceEditor({ draft, onChange, drawing, onDraw, onSave, onCancel
             value={draft.terminalIDs}
             onChange={(v) => set({ terminalIDs: v })}
             testId="fence-devices"
+            feature="fence"
           />
         </Form.Item>
       )}

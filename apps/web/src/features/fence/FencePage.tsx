@@ -1,15 +1,20 @@
 // /index/fence (main:fence): the fence list beside a map; draw a circle or rectangle, choose the alarm type,
 // open or close a fence, link devices and see them, delete (refused while devices are linked, spec §5).
 // Opened with ?terminalID=… (from the monitoring popup) it lists that device's fences and links new ones to it.
+// Access check (spec §4): inactive and expired devices cannot be linked to fences (the pickers refuse them with
+// the spec's message); such a device in the address shows the message, its fences stay listed (reading them
+// is harmless) and new fences are not linked to it.
 import { DeleteOutlined, EditOutlined, PlusOutlined, TeamOutlined } from '@ant-design/icons';
-import { DEFAULT_PAGE_SIZE, formatRadius } from '@carhere/domain';
+import { DEFAULT_PAGE_SIZE, formatRadius, translate } from '@carhere/domain';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, type ButtonProps, Input, Popconfirm, Space, Switch, Table, Tag, Typography } from 'antd';
+import { Alert, App, Button, type ButtonProps, Input, Popconfirm, Space, Switch, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { BaseMap } from '../../map/BaseMap.tsx';
+import { useDeviceOptions } from '../command/devices.ts';
+import { accessRefusal } from '../monitor/access.ts';
 import {
   addFence,
   deleteFence,
@@ -37,7 +42,7 @@ const emptyDraft = (terminalID: string | null): FenceDraft => ({
 });
 
 export default function FencePage() {
-  const { t } = useTranslation('fence');
+  const { t, i18n } = useTranslation('fence');
   const { message } = App.useApp();
   const queryClient = useQueryClient();
   const [params, setParams] = useSearchParams();
@@ -49,6 +54,9 @@ export default function FencePage() {
   const [drawing, setDrawing] = useState(false);
   const [devicesOf, setDevicesOf] = useState<Fence | null>(null);
   const devicePosition = useDevicePosition(deviceFilter);
+  const deviceOptions = useDeviceOptions();
+  const filterDevice = deviceFilter ? deviceOptions.data?.find((d) => d.terminalID === deviceFilter) : undefined;
+  const filterRefusal = filterDevice ? accessRefusal('fence', filterDevice, Date.now()) : null;
 
   const list = useQuery({
     queryKey: ['fences', deviceFilter, search, page],
@@ -219,7 +227,7 @@ export default function FencePage() {
                 type="primary"
                 icon={<PlusOutlined />}
                 onClick={() => {
-                  setDraft(emptyDraft(deviceFilter));
+                  setDraft(emptyDraft(filterRefusal ? null : deviceFilter));
                   setDrawing(true);
                 }}
                 data-testid="fence-new"
@@ -227,6 +235,15 @@ export default function FencePage() {
                 {t('new')}
               </Button>
             </Space>
+            {filterRefusal && (
+              <Alert
+                type="warning"
+                showIcon
+                title={translate(filterRefusal, i18n.language)}
+                style={{ marginBottom: 12 }}
+                data-testid="fence-access-refused"
+              />
+            )}
             {deviceFilter ? (
               <Tag closable onClose={() => setParams({})} style={{ marginBottom: 12 }}>
                 {t('ofDevice', { terminalID: deviceFilter })}

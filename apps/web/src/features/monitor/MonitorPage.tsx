@@ -19,6 +19,7 @@ import { DeviceMarkers } from './map/DeviceMarkers.tsx';
 import { FollowDevice } from './map/FollowDevice.tsx';
 import { DeviceInfoDrawer } from './popup/DeviceInfoDrawer.tsx';
 import { DevicePopup } from './popup/DevicePopup.tsx';
+import { useDeviceAccess } from './useDeviceAccess.ts';
 import { useMonitorSession } from './useMonitorSession.ts';
 
 const LIST_WIDTH = 320;
@@ -28,6 +29,7 @@ export default function MonitorPage() {
   const { t: tMap } = useTranslation('map');
   const { message } = AntApp.useApp();
   const navigate = useNavigate();
+  const { guard } = useDeviceAccess();
   const { session, loading, error } = useMonitorSession();
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [popupId, setPopupId] = useState<string | null>(null);
@@ -65,6 +67,7 @@ export default function MonitorPage() {
       follow: () => toggleFollow(id),
       info: () => setInfoId(id),
       following: followId === id,
+      guard,
     });
   };
 

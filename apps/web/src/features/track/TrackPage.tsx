@@ -1,5 +1,7 @@
 // /index/track, track playback (main:track): up to 5 devices over up to 90 days; play, pause, 1×–32×, seek;
 // stop points with durations; mileage; a speed chart under the map; xlsx and GPX downloads.
+// Access check (spec §4): track playback is refused for inactive and expired devices; picking one, or arriving
+// with one in the address, shows the spec's message and leaves it out of the query.
 
 import { useQuery } from '@tanstack/react-query';
 import { App as AntApp, Empty, Spin } from 'antd';
@@ -8,7 +10,9 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { BaseMap } from '../../map/BaseMap.tsx';
-import { findAllLocations } from '../monitor/api.ts';
+import { admitDevices } from '../monitor/access.ts';
+import { findAllLocations, type Location } from '../monitor/api.ts';
+import { useDeviceAccess } from '../monitor/useDeviceAccess.ts';
 import { findTracks } from './api.ts';
 import { PlaybackClock } from './data/playbackClock.ts';
 import type { StopPoint } from './data/stops.ts';
@@ -31,6 +35,7 @@ export default function TrackPage() {
   const { t } = useTranslation('track');
   const { t: tMonitor } = useTranslation('monitor');
   const { message } = AntApp.useApp();
+  const { refuse } = useDeviceAccess();
   const [params] = useSearchParams();
   const preselected = params.get('terminalID');
   const [devices, setDevices] = useState<string[]>(preselected ? [preselected] : []);
@@ -46,17 +51,30 @@ export default function TrackPage() {
     () => (locations.data ?? []).map((l) => ({ value: l.terminalID, label: `${l.displayName} (${l.terminalID})` })),
     [locations.data],
   );
-  const names = useMemo(
-    () => new Map((locations.data ?? []).map((l) => [l.terminalID, l.displayName])),
+  const byTerminal = useMemo(
+    () => new Map<string, Location>((locations.data ?? []).map((l) => [l.terminalID, l])),
     [locations.data],
   );
+  const names = useMemo(() => new Map([...byTerminal].map(([id, l]) => [id, l.displayName])), [byTerminal]);
+  /** The picks track playback may use; the first refusal is shown (a device not in the list: the server decides). */
+  const admit = (ids: string[]): string[] => {
+    const { allowed, refused } = admitDevices('track', ids, (id) => byTerminal.get(id), Date.now());
+    if (refused) refuse(refused);
+    return allowed;
+  };
+  const pickDevices = (ids: string[]) => setDevices(admit(ids));
   // Tracks are labelled by device name once the device list is known (it may arrive after the tracks).
   const named = useMemo(
     () => views.map((v) => ({ ...v, name: names.get(v.data.terminalID) ?? v.name })),
     [views, names],
   );
 
-  const query = async (ids = devices, [from, to] = range) => {
+  const query = async (picked = devices, [from, to] = range) => {
+    const ids = admit(picked);
+    if (ids.length < picked.length) {
+      setDevices(ids);
+      return;
+    }
     const problem = validateTrackQuery(ids.length, from.valueOf(), to.valueOf());
     if (problem) {
       message.warning(t(problem.key, 'params' in problem ? problem.params : {}));
@@ -84,11 +102,15 @@ export default function TrackPage() {
     }
   };
 
-  // Arriving from the monitoring page with a device: show its last hour straight away.
+  // Arriving from the monitoring page with a device: show its last hour straight away, once the device list
+  // (with its state and expiry) has answered, so an inactive or expired device is refused, not queried.
+  const started = useRef<string | null>(null);
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs once for the device in the address
   useEffect(() => {
-    if (preselected) void query([preselected]);
-  }, [preselected]);
+    if (!preselected || locations.isPending || started.current === preselected) return;
+    started.current = preselected;
+    void query([preselected]);
+  }, [preselected, locations.isPending]);
 
   useEffect(() => () => request.current?.abort(), []);
   useEffect(() => () => clock.dispose(), [clock]);
@@ -150,7 +172,7 @@ export default function TrackPage() {
           options={options}
           optionsLoading={locations.isLoading}
           devices={devices}
-          onDevices={setDevices}
+          onDevices={pickDevices}
           range={range}
           onRange={setRange}
           loading={loading}

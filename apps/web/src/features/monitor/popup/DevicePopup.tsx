@@ -1,5 +1,6 @@
 // The popup of the selected device: its details and actions (street view where the provider has it, fence,
-// command, track playback, device info, follow).
+// command, track playback, device info, follow). Each action passes the access check first (./access.ts):
+// an inactive or expired device gets the spec's message instead of the feature; device info stays open.
 import {
   AimOutlined,
   EnvironmentOutlined,
@@ -14,6 +15,7 @@ import { useNavigate } from 'react-router';
 import { MapPopup } from '../../../map/layers/MapPopup.tsx';
 import { useMapProvider } from '../../../map/mapContext.ts';
 import type { MonitorSession } from '../monitorSession.ts';
+import { useDeviceAccess } from '../useDeviceAccess.ts';
 import { useStoreVersion } from '../useMonitorSession.ts';
 import { DeviceDetails } from './DeviceDetails.tsx';
 import { commandPath, fencePath, streetViewUrl, trackPath } from './deviceActions.ts';
@@ -31,6 +33,7 @@ export function DevicePopup({ session, deviceId, following, onFollow, onInfo, on
   const { t } = useTranslation('monitor');
   const navigate = useNavigate();
   const provider = useMapProvider();
+  const { guard } = useDeviceAccess();
   useStoreVersion(session);
   const device = session.store.get(deviceId);
   const loc = device?.location;
@@ -59,17 +62,24 @@ export function DevicePopup({ session, deviceId, following, onFollow, onInfo, on
         <Space size={6} style={{ marginTop: 8 }} wrap>
           {provider?.streetView &&
             action('streetView', t('actions.streetView'), <VideoCameraOutlined />, () =>
-              window.open(streetViewUrl(loc.lat, loc.lon), '_blank', 'noopener'),
+              guard('streetView', device, () => window.open(streetViewUrl(loc.lat, loc.lon), '_blank', 'noopener')),
             )}
-          {action('fence', t('actions.fence'), <EnvironmentOutlined />, () => navigate(fencePath(device.terminalID)))}
-          {action('command', t('actions.command'), <SendOutlined />, () => navigate(commandPath(device.terminalID)))}
-          {action('track', t('actions.track'), <NodeIndexOutlined />, () => navigate(trackPath(device.terminalID)))}
-          {action('info', t('actions.info'), <InfoCircleOutlined />, onInfo)}
+          {action('fence', t('actions.fence'), <EnvironmentOutlined />, () =>
+            guard('fence', device, () => navigate(fencePath(device.terminalID))),
+          )}
+          {action('command', t('actions.command'), <SendOutlined />, () =>
+            guard('command', device, () => navigate(commandPath(device.terminalID))),
+          )}
+          {action('track', t('actions.track'), <NodeIndexOutlined />, () =>
+            guard('track', device, () => navigate(trackPath(device.terminalID))),
+          )}
+          {action('info', t('actions.info'), <InfoCircleOutlined />, () => guard('info', device, onInfo))}
           {action(
             'follow',
             following ? t('actions.unfollow') : t('actions.follow'),
             <AimOutlined />,
-            () => onFollow(!following),
+            // Stopping to follow is always allowed.
+            () => (following ? onFollow(false) : guard('follow', device, () => onFollow(true))),
             following,
           )}
         </Space>
