@@ -13,7 +13,8 @@ export function FitTracks({ views }: { views: TrackView[] }) {
       const idx = v.simplifier.indexesAt(10);
       for (let k = 0; k < idx.length; k++) bounds.extend([v.data.lats[idx[k]], v.data.lons[idx[k]]]);
     }
-    if (bounds.isValid()) map.fitBounds(bounds, { padding: [40, 40], maxZoom: 16 });
+    // Street level at most: a short track (a few hundred metres) fills the view instead of a dot in the middle.
+    if (bounds.isValid()) map.fitBounds(bounds, { padding: [40, 40], maxZoom: 18 });
   }, [map, views]);
   return null;
 }
