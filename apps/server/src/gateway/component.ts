@@ -12,6 +12,7 @@ import { IngestBatcher } from './ingest/batcher.ts';
 import { PartitionManager } from './ingest/partitions.ts';
 import { DeviceStateWriter } from './ingest/state-writer.ts';
 import { DeviceListener } from './listener.ts';
+import { NbCommands } from './nb/commands.ts';
 import { type GatewayOptions, gatewayOptionsFrom } from './options.ts';
 import { gt06Codec, jt808Codec } from './protocol-codecs.ts';
 import { PushIngest } from './push.ts';
@@ -32,6 +33,8 @@ export interface Gateway {
   sweeper: Sweeper;
   segments: SegmentJob;
   log: DeviceLog;
+  /** Commands to NB-IoT devices through the IoT platform, and their replies from push callbacks. */
+  nb: NbCommands;
   stop(): Promise<void>;
 }
 
@@ -68,7 +71,8 @@ export async function startGateway(
   });
   const log = new DeviceLog(ctx.db, onError);
   const store = new CommandStore(ctx.db, ctx.bus);
-  const dispatcher = new CommandDispatcher(store, registry, ctx.bus, onError);
+  const nb = new NbCommands(ctx.db, store, options.nbDownlink, options.commandTimeoutMs, onError);
+  const dispatcher = new CommandDispatcher(store, registry, ctx.bus, onError, nb);
   const sweeper = new Sweeper(
     ctx,
     state,
@@ -142,6 +146,7 @@ export async function startGateway(
     sweeper,
     segments,
     log,
+    nb,
     stop: async () => {
       if (stopped) return;
       stopped = true;

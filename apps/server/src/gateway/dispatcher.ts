@@ -6,6 +6,7 @@ import type { EventBus } from '../bus/types.ts';
 import type { CommandDevice, CommandRow, CommandStore } from '../modules/commands/store.ts';
 import type { DeviceRef } from './directory.ts';
 import { type CommandSendRequest, Subjects } from './events.ts';
+import { NbCommands } from './nb/commands.ts';
 import type { SessionRegistry } from './registry.ts';
 import type { Session } from './session.ts';
 
@@ -30,6 +31,8 @@ export class CommandDispatcher {
     private readonly registry: SessionRegistry,
     private readonly bus: EventBus,
     private readonly onError: (err: unknown) => void,
+    /** NB-IoT devices (no TCP session): commands go out through the IoT platform. */
+    private readonly nb: NbCommands | null = null,
   ) {}
 
   start(): void {
@@ -54,10 +57,20 @@ export class CommandDispatcher {
 
   private async deliver(req: CommandSendRequest): Promise<void> {
     const session = this.registry.sessionOf(req.deviceId) as Session | undefined;
-    if (!session?.device) return;
+    if (!session?.device) return this.deliverNb(req);
     const row = await this.store.get(req.commandId);
     if (!row || (row.status !== 'pending' && row.status !== 'sent')) return;
     await this.sendOn(session, row, 'sent');
+  }
+
+  /** No TCP session here: an NB-IoT device's command goes through the platform (or says why it cannot). */
+  private async deliverNb(req: CommandSendRequest): Promise<void> {
+    if (!this.nb) return;
+    const device = await this.nb.loadDevice(req.deviceId);
+    if (!device || !NbCommands.isNb(device)) return;
+    const row = await this.store.get(req.commandId);
+    if (!row || String(row.device_id) !== device.id) return;
+    await this.nb.deliver(device, row);
   }
 
   private async sendOn(session: Session, row: CommandRow, detail: string): Promise<void> {

@@ -1,6 +1,7 @@
 // Gateway settings. Ports, command timeout and offline TTL come from the shared Config; the rest are
 // gateway-only environment variables, documented in gateway/README.md.
 import type { Config } from '../config.ts';
+import { type NbDownlinkOptions, nbDownlinkOptionsFrom } from './nb/settings.ts';
 
 export interface GatewayOptions {
   host: string;
@@ -20,6 +21,8 @@ export interface GatewayOptions {
   stateFlushMs: number;
   /** Shared secret the NB-IoT push callbacks must carry (?token= or x-callback-token), when set. */
   nbCallbackToken: string | undefined;
+  /** The IoT platform's device-command API for NB-IoT devices (NB_COMMAND_URL …), or null: none configured. */
+  nbDownlink: NbDownlinkOptions | null;
   /** Garbage tolerance: a connection that sends this many undecodable frames in a row is closed. */
   maxBadFrames: number;
   /** … or this many bytes that belong to no frame within a minute. */
@@ -52,6 +55,7 @@ export function gatewayOptionsFrom(
     highWaterRows: intEnv(env, 'GATEWAY_HIGH_WATER_ROWS', 50_000),
     stateFlushMs: intEnv(env, 'GATEWAY_STATE_FLUSH_MS', 250),
     nbCallbackToken: env.NB_CALLBACK_TOKEN || undefined,
+    nbDownlink: nbDownlinkOptionsFrom(env),
     maxBadFrames: intEnv(env, 'GATEWAY_MAX_BAD_FRAMES', 8),
     maxGarbageBytes: intEnv(env, 'GATEWAY_MAX_GARBAGE_BYTES', 2048),
     commandTimeoutMs: config.commandTimeoutMs,

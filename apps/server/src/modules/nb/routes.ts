@@ -2,11 +2,17 @@
 // them without a session). Input is validated strictly; a shared token is required when NB_CALLBACK_TOKEN is set.
 // The device is found by devices.nb_device_id; data is either a raw tracker frame (rawData, hex or base64,
 // decoded with the GT06 / JT/T 808 codecs) or plain fields (latitude, longitude, speed, …).
+// Command replies arrive here too: a command reply frame inside pushed data, a `commandRsp` notification, or the
+// platform's command status notification ({deviceId, commandId, result: {resultCode, resultDetail}}, no
+// notifyType). A push also tells the gateway the device is reachable: its pending commands go out (gateway/nb).
 import { timingSafeEqual } from 'node:crypto';
-import type { DecodedMessage, Position } from '@carhere/protocols';
+import type { CommandReply, DecodedMessage, Position } from '@carhere/protocols';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
+import type { Gateway } from '../../gateway/component.ts';
+import type { DeviceRef } from '../../gateway/directory.ts';
+import { NbCommands } from '../../gateway/nb/commands.ts';
 import { decodeStandalone } from '../../gateway/protocol-codecs.ts';
 import { envelopeOf, ok } from '../../http/envelope.ts';
 import { ApiError, badRequest, notFound } from '../../http/errors.ts';
@@ -20,12 +26,27 @@ const serviceSchema = z.object({
 });
 
 export const notificationSchema = z.object({
-  notifyType: z.string().min(1).max(64),
-  deviceId: z.string().trim().min(1).max(64),
+  /** Absent only in the platform's command status notification (which has commandId and result). */
+  notifyType: z.string().min(1).max(64).optional(),
+  /** In `header` for commandRsp. */
+  deviceId: z.string().trim().min(1).max(64).optional(),
   gatewayId: z.string().max(64).optional(),
-  requestId: z.string().max(64).optional(),
+  requestId: z.string().max(128).optional(),
   service: serviceSchema.optional(),
   services: z.array(serviceSchema).max(50).optional(),
+  /** commandRsp: header and the device's answer. */
+  header: z
+    .object({
+      requestId: z.string().max(128).optional(),
+      deviceId: z.string().trim().min(1).max(64).optional(),
+      serviceType: z.string().max(64).optional(),
+      method: z.string().max(64).optional(),
+    })
+    .optional(),
+  body: z.record(z.string().max(64), z.unknown()).optional(),
+  /** Command status notification (callbackUrl of the command). */
+  commandId: z.string().max(128).optional(),
+  result: z.object({ resultCode: z.string().min(1).max(64), resultDetail: z.unknown().optional() }).optional(),
 });
 type Notification = z.infer<typeof notificationSchema>;
 type ServiceData = z.infer<typeof serviceSchema>;
@@ -80,7 +101,9 @@ function positionOf(data: Record<string, unknown>, fallbackTime: number): Positi
   };
 }
 
-type PushMessage = Pick<DecodedMessage, 'positions' | 'alarms' | 'attributes'>;
+type PushMessage = Pick<DecodedMessage, 'positions' | 'alarms' | 'attributes'> & {
+  commandReply?: CommandReply | null;
+};
 
 function messagesOf(services: ServiceData[], protocol: number, now: number): PushMessage[] {
   const out: PushMessage[] = [];
@@ -103,6 +126,47 @@ function messagesOf(services: ServiceData[], protocol: number, now: number): Pus
   return out;
 }
 
+const REPLY_FIELDS = ['reply', 'result', 'text', 'content', 'response', 'message'];
+
+/** The device's answer in a commandRsp body or a status notification's resultDetail: a frame or text. */
+function replyOf(value: unknown, protocol: number): { frame: CommandReply | null; text: string | null } {
+  if (value === null || value === undefined) return { frame: null, text: null };
+  if (typeof value === 'string') {
+    const raw = rawBytes(value);
+    const frame = raw ? decodeStandalone(protocol, raw)?.find((m) => m.commandReply)?.commandReply : undefined;
+    return frame ? { frame, text: null } : { frame: null, text: value.slice(0, 500) };
+  }
+  if (typeof value !== 'object') return { frame: null, text: String(value) };
+  const data = value as Record<string, unknown>;
+  const raw = rawBytes(data.rawData ?? data.raw ?? data.payload);
+  if (raw) {
+    const frame = decodeStandalone(protocol, raw)?.find((m) => m.commandReply)?.commandReply;
+    if (frame) return { frame, text: null };
+  }
+  for (const field of REPLY_FIELDS) {
+    const v = data[field];
+    if (typeof v === 'string' && v !== '') return { frame: null, text: v.slice(0, 500) };
+  }
+  const json = JSON.stringify(data);
+  return { frame: null, text: json === '{}' ? null : json.slice(0, 500) };
+}
+
+/** Command replies and status changes for an NB-IoT device; true when one matched a command. */
+async function commandNotice(gateway: Gateway, device: DeviceRef, body: Notification): Promise<boolean> {
+  const nbDevice = await gateway.nb.loadDevice(device.id);
+  if (!nbDevice) return false;
+  if (body.commandId && body.result) {
+    const reply = replyOf(body.result.resultDetail, device.protocol);
+    if (reply.frame) return gateway.nb.onFrameReply(nbDevice, reply.frame);
+    return gateway.nb.onPlatformStatus(nbDevice, body.commandId, body.result.resultCode, reply.text);
+  }
+  const reply = replyOf(body.body, device.protocol);
+  if (reply.frame) return gateway.nb.onFrameReply(nbDevice, reply.frame);
+  if (reply.text === null) return false;
+  const platformId = (body.body?.commandId as string | undefined) ?? body.header?.requestId;
+  return gateway.nb.onTextReply(nbDevice, reply.text, typeof platformId === 'string' ? platformId : undefined);
+}
+
 function tokenOk(req: FastifyRequest, expected: string | undefined): boolean {
   if (!expected) return true;
   const q = req.query as { token?: unknown } | undefined;
@@ -117,11 +181,16 @@ export async function nbRoutes(app: App, ctx: AppContext): Promise<void> {
     const gateway = ctx.services.gateway;
     if (!gateway) throw new ApiError(503, 'serverBusy', 503);
     if (!tokenOk(req, gateway.options.nbCallbackToken)) throw new ApiError(403, 'noPermissionAccount', 403);
-    if (!DATA_TYPES.has(body.notifyType)) return ok({ accepted: true, stored: 0, alarms: 0 });
-    const device = await gateway.directory.findByNbDeviceId(body.deviceId);
+    const nbId = body.deviceId ?? body.header?.deviceId;
+    if (!nbId) throw badRequest('invalidParam', { field: 'deviceId' });
+    const isStatus = body.notifyType === undefined && body.commandId !== undefined && body.result !== undefined;
+    if (body.notifyType === undefined && !isStatus) throw badRequest('invalidParam', { field: 'notifyType' });
+    const isReply = isStatus || body.notifyType === 'commandRsp';
+    if (!isReply && !DATA_TYPES.has(body.notifyType as string)) return ok({ accepted: true, stored: 0, alarms: 0 });
+    const device = await gateway.directory.findByNbDeviceId(nbId);
     if (!device) {
       gateway.log.write({
-        terminalId: body.deviceId,
+        terminalId: nbId,
         deviceId: null,
         protocol: source,
         event: 'refused',
@@ -129,13 +198,25 @@ export async function nbRoutes(app: App, ctx: AppContext): Promise<void> {
       });
       throw notFound();
     }
+    if (isReply) {
+      await commandNotice(gateway, device, body);
+      return ok({ accepted: true, stored: 0, alarms: 0 });
+    }
     const services = body.services ?? (body.service ? [body.service] : []);
     let stored = 0;
     let alarms = 0;
+    const replies: CommandReply[] = [];
     for (const msg of messagesOf(services, device.protocol, Date.now())) {
       const r = await gateway.push.ingest(device, msg, source);
       stored += r.stored;
       alarms += r.alarms;
+      if (msg.commandReply) replies.push(msg.commandReply);
+    }
+    const nbDevice = await gateway.nb.loadDevice(device.id);
+    if (nbDevice && NbCommands.isNb(nbDevice)) {
+      // A reply inside the data is matched before answering the platform; pending commands go out afterwards.
+      for (const reply of replies) await gateway.nb.onFrameReply(nbDevice, reply);
+      gateway.nb.run(gateway.nb.onPush(nbDevice));
     }
     return ok({ accepted: true, stored, alarms });
   };
