@@ -4,9 +4,11 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildGt06Frame } from '@carhere/protocols';
 import { Gt06ServerReader } from '@carhere/simulator';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CommandStore } from '../modules/commands/store.ts';
 import type { ApiClient } from '../testing/harness.ts';
-import { NO_NB_DEVICE_ID, NO_PLATFORM } from './nb/commands.ts';
+import { NbCommands, NO_NB_DEVICE_ID, NO_PLATFORM } from './nb/commands.ts';
 import { nbDownlinkOptionsFrom } from './nb/settings.ts';
 import {
   addDevice,
@@ -251,6 +253,36 @@ describe('NB-IoT downlink through the IoT platform', () => {
     expect(res.meta.message).toBe(NO_NB_DEVICE_ID);
     const rows = await server.ctx.db.selectFrom('commands').select('id').where('terminal_id', '=', tid).execute();
     expect(rows).toEqual([]);
+  });
+
+  it('two gateway processes hearing the same send request hand the command to the platform once', async () => {
+    const tid = newTerminalId('gt06');
+    await addDevice(server, tid, 'gt06', { nbDeviceId: 'nb-two-1', deviceType: 11 });
+    // Queued while the device is silent: nothing goes out yet.
+    const queued = await demo.post<CommandResult>('/command/add', { terminalID: tid, content: 'SOS,A,1#' });
+    expect(queued.data).toMatchObject({ status: 'pending' });
+    const id = queued.data.commandId;
+    // A second process: its own dispatcher state over the same database.
+    const other = new NbCommands(
+      server.ctx.db,
+      new CommandStore(server.ctx.db, server.ctx.bus),
+      server.gateway.nb.options,
+      20_000,
+      () => {},
+    );
+    const here = server.gateway.nb;
+    const device = await here.loadDevice(await deviceIdOf(server, tid));
+    const row = await server.ctx.db.selectFrom('commands').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    const before = platform.commands.length;
+    await Promise.all([here.deliver(device!, row), other.deliver(device!, row), other.deliver(device!, row)]);
+    expect(platform.commands.length - before).toBe(1);
+    const log = await logOf(server, id);
+    expect(log.map((l) => l.status)).toEqual(['pending', 'sent']);
+    // Delivered: a later request (a push, another process) does not send it again.
+    await other.deliver(device!, row);
+    expect(platform.commands.length - before).toBe(1);
+    const claims = await sql<{ n: number }>`SELECT count(*)::int AS n FROM command_claims`.execute(server.ctx.db);
+    expect(claims.rows[0].n).toBe(0);
   });
 });
 

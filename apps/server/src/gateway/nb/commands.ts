@@ -89,6 +89,10 @@ export class NbCommands {
     if (!device.nbDeviceId?.trim()) return this.cannotSend(device, row, NO_NB_DEVICE_ID);
     if (!this.client || !this.options) return this.cannotSend(device, row, NO_PLATFORM);
     this.inFlight.add(id);
+    if (!(await this.claim(id, this.options))) {
+      this.inFlight.delete(id);
+      return;
+    }
     try {
       const { value, key } = this.encode(device, row);
       const expireSeconds =
@@ -127,7 +131,27 @@ export class NbCommands {
       }
     } finally {
       this.inFlight.delete(id);
+      await this.release(id);
     }
+  }
+
+  /**
+   * Claims the command across gateway processes for as long as one delivery may take (migration 0203), and only
+   * while it is still pending: another process may have sent it and let go of its claim meanwhile.
+   */
+  private async claim(id: string, options: NbDownlinkOptions): Promise<boolean> {
+    const holdMs = options.requestTimeoutMs * (options.retries + 1) + 5000;
+    const res = await sql<{ command_id: string }>`
+      INSERT INTO command_claims (command_id, claimed_until)
+      SELECT id, now() + ${holdMs} * interval '1 millisecond' FROM commands WHERE id = ${id} AND status = 'pending'
+      ON CONFLICT (command_id) DO UPDATE SET claimed_until = EXCLUDED.claimed_until
+        WHERE command_claims.claimed_until < now()
+      RETURNING command_id`.execute(this.db);
+    return res.rows.length > 0;
+  }
+
+  private async release(id: string): Promise<void> {
+    await sql`DELETE FROM command_claims WHERE command_id = ${id}`.execute(this.db).catch(this.onError);
   }
 
   /**
