@@ -3,7 +3,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildGt06Frame } from '@carhere/protocols';
-import { Gt06ServerReader } from '@carhere/simulator';
+import { Gt06ServerReader, Jt808ServerReader } from '@carhere/simulator';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CommandStore } from '../modules/commands/store.ts';
@@ -283,6 +283,53 @@ describe('NB-IoT downlink through the IoT platform', () => {
     expect(platform.commands.length - before).toBe(1);
     const claims = await sql<{ n: number }>`SELECT count(*)::int AS n FROM command_claims`.execute(server.ctx.db);
     expect(claims.rows[0].n).toBe(0);
+  });
+
+  it('another process (or this one after a restart) matches replies and platform notices to their own command', async () => {
+    const tid = newTerminalId('jt808');
+    await addDevice(server, tid, 'jt808', { nbDeviceId: 'nb-808-1', deviceType: 9 });
+    const a = (await demo.post<CommandResult>('/command/add', { terminalID: tid, content: 'RELAY,1#' })).data;
+    const b = (await demo.post<CommandResult>('/command/add', { terminalID: tid, content: 'RELAY,0#' })).data;
+    expect([a.status, b.status]).toEqual(['pending', 'pending']);
+    const before = platform.commands.length;
+    expect((await pushFix(server, 'nb-808-1')).statusCode).toBe(200); // both go out
+    await waitFor(() => platform.commands.length - before === 2, 10_000, 'both commands at the platform');
+    const sent = platform.commands.slice(before).map((c) => {
+      const [frame] = new Jt808ServerReader().push(Buffer.from(JSON.parse(c.body).command.paras.rawData, 'hex'));
+      return { serial: frame.serial, text: frame.text };
+    });
+    expect(sent.map((x) => x.text)).toEqual(['RELAY,1#', 'RELAY,0#']);
+
+    // A fresh dispatcher knows nothing in memory: only what the commands table holds.
+    const other = new NbCommands(
+      server.ctx.db,
+      new CommandStore(server.ctx.db, server.ctx.bus),
+      server.gateway.nb.options,
+      20_000,
+      () => {},
+    );
+    const device = await other.loadDevice(await deviceIdOf(server, tid));
+    // The device answers the second command first: its general response names that frame's serial.
+    expect(await other.onFrameReply(device!, { text: '', answeredSerial: sent[1].serial, result: 0 })).toBe(true);
+    const statusOf = async (id: string) =>
+      await server.ctx.db
+        .selectFrom('commands')
+        .select(['status', 'result'])
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+    expect(await statusOf(b.commandId)).toEqual({ status: 'answered', result: 1 });
+    expect((await statusOf(a.commandId)).status).toBe('sent');
+    // The platform's status notice names the first command by the platform's own id.
+    const row = await server.ctx.db
+      .selectFrom('commands')
+      .select('platform_command_id')
+      .where('id', '=', a.commandId)
+      .executeTakeFirstOrThrow();
+    expect(row.platform_command_id).toMatch(/^pc-/);
+    expect(await other.onPlatformStatus(device!, row.platform_command_id as string, 'SUCCESSFUL', 'RELAY OK')).toBe(
+      true,
+    );
+    expect(await statusOf(a.commandId)).toEqual({ status: 'answered', result: 1 });
   });
 });
 

@@ -60,6 +60,10 @@ export interface CommandsTable {
   sent_at: Timestamp | null;
   answered_at: Timestamp | null;
   expires_at: Timestamp | null;
+  /** NB-IoT: the platform's id of this command (its status notifications name it). */
+  platform_command_id: Generated<string | null>;
+  /** NB-IoT JT/T 808: the serial of the frame sent (the device's general response names it). */
+  reply_serial: Generated<number | null>;
 }
 
 export interface CommandLogTable {

@@ -20,8 +20,6 @@ export interface NbDevice extends CommandDevice {
 }
 
 interface Awaiting {
-  /** JT/T 808 serial → command id, for frames sent on this process. */
-  bySerial: Map<number, string>;
   jt808: ReturnType<typeof createJt808Context> | null;
   gt06Serial: number;
 }
@@ -41,8 +39,6 @@ const PLATFORM_GAVE_UP = new Set(['FAILED', 'TIMEOUT', 'EXPIRED', 'CANCELED', 'C
 export class NbCommands {
   private readonly client: NbPlatformClient | null;
   private readonly awaiting = new Map<string, Awaiting>();
-  /** Platform command id → our command id (status notifications name the platform's). */
-  private readonly platformIds = new Map<string, string>();
   /** Commands being handed to the platform right now (a push and a bus request must not send one twice). */
   private readonly inFlight = new Set<string>();
   /** Commands whose "cannot be sent" reason is already in their log (once per process, not at every push). */
@@ -101,8 +97,12 @@ export class NbCommands {
           : Math.ceil(this.commandTimeoutMs / 1000);
       try {
         const accepted = await this.client.sendCommand({ deviceId: device.nbDeviceId, value, expireSeconds });
-        if (key !== null) this.awaitingOf(device.id).bySerial.set(key, id);
-        if (accepted.platformCommandId) this.platformIds.set(accepted.platformCommandId, id);
+        // What the reply or a status notification will name it by, for any process, also after a restart.
+        await this.db
+          .updateTable('commands')
+          .set({ platform_command_id: accepted.platformCommandId ?? null, reply_serial: key })
+          .where('id', '=', id)
+          .execute();
         const platform = accepted.platformCommandId ? ` as ${accepted.platformCommandId}` : '';
         const status = accepted.platformStatus ? `, ${accepted.platformStatus}` : '';
         await this.store.transition(device, id, 'sent', {
@@ -185,9 +185,7 @@ export class NbCommands {
     if (reply.serverFlag !== undefined) {
       commandId = await this.ownOpen(device.id, String(reply.serverFlag >>> 0));
     } else if (reply.answeredSerial !== undefined) {
-      const waiting = this.awaiting.get(device.id);
-      commandId = waiting?.bySerial.get(reply.answeredSerial);
-      if (commandId) waiting?.bySerial.delete(reply.answeredSerial);
+      commandId = await this.openBySerial(device.id, reply.answeredSerial);
     }
     commandId ??= await this.oldestSent(device.id);
     if (!commandId) return false;
@@ -196,7 +194,7 @@ export class NbCommands {
 
   /** A commandRsp notification (or a status notification with the device's answer): the reply as text. */
   async onTextReply(device: NbDevice, text: string, platformCommandId?: string): Promise<boolean> {
-    let commandId = platformCommandId ? this.platformIds.get(platformCommandId) : undefined;
+    let commandId = platformCommandId ? await this.byPlatformId(device.id, platformCommandId) : undefined;
     commandId ??= await this.oldestSent(device.id);
     if (!commandId) return false;
     return this.answer(device, commandId, text);
@@ -204,12 +202,11 @@ export class NbCommands {
 
   /** The platform's command status notification (callbackUrl): SENT, DELIVERED, SUCCESSFUL, FAILED, TIMEOUT, … */
   async onPlatformStatus(device: NbDevice, platformCommandId: string, code: string, reply: string | null) {
-    const commandId = this.platformIds.get(platformCommandId);
+    const commandId = await this.byPlatformId(device.id, platformCommandId);
     if (!commandId) return false;
     const upper = code.toUpperCase();
     if (upper === 'SUCCESSFUL' && reply) return this.answer(device, commandId, reply);
     if (PLATFORM_GAVE_UP.has(upper)) {
-      this.platformIds.delete(platformCommandId);
       const row = await this.store.transition(device, commandId, 'pending', {
         from: ['sent'],
         detail: `NB-IoT platform reported ${upper}; pending again, sent at the next push`,
@@ -224,7 +221,6 @@ export class NbCommands {
   }
 
   private async answer(device: NbDevice, commandId: string, text: string): Promise<boolean> {
-    for (const [platformId, id] of this.platformIds) if (id === commandId) this.platformIds.delete(platformId);
     const row = await this.store.transition(device, commandId, 'answered', {
       from: ['pending', 'sent', 'timeout'],
       result: classifyCommandResult(text),
@@ -277,10 +273,35 @@ export class NbCommands {
   private awaitingOf(deviceId: string): Awaiting {
     let a = this.awaiting.get(deviceId);
     if (!a) {
-      a = { bySerial: new Map(), jt808: null, gt06Serial: 0 };
+      a = { jt808: null, gt06Serial: 0 };
       this.awaiting.set(deviceId, a);
     }
     return a;
+  }
+
+  /** The device's command the platform knows by `platformId` (whatever its status; transitions check it). */
+  private async byPlatformId(deviceId: string, platformId: string): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('commands')
+      .select('id')
+      .where('platform_command_id', '=', platformId)
+      .where('device_id', '=', deviceId)
+      .orderBy('id', 'desc')
+      .executeTakeFirst();
+    return row ? String(row.id) : undefined;
+  }
+
+  /** The device's newest command still waiting for a reply that went out as the JT/T 808 frame `serial`. */
+  private async openBySerial(deviceId: string, serial: number): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('commands')
+      .select('id')
+      .where('device_id', '=', deviceId)
+      .where('reply_serial', '=', serial)
+      .where('status', 'in', ['pending', 'sent', 'timeout'])
+      .orderBy('id', 'desc')
+      .executeTakeFirst();
+    return row ? String(row.id) : undefined;
   }
 
   /** The command `id` if it belongs to this device and still waits for a reply. */
