@@ -1,19 +1,12 @@
 // The command flow of spec §4 on the API side: decide (refuse / offline / live), record, hand live commands
 // to the gateway over the bus and wait for the reply up to the timeout, queue offline commands.
-import {
-  ACCESS_CHECK,
-  COMMAND_RESULT,
-  checkDeviceAccess,
-  DEVICE_STATE,
-  decideCommandSend,
-  effectiveExpiry,
-  type MessageKey,
-} from '@carhere/domain';
+import { COMMAND_RESULT, decideCommandSend, type MessageKey } from '@carhere/domain';
 import type { AppContext } from '../../context.ts';
 import type { CommandStatus } from '../../db/tables/gateway.ts';
 import { type CommandEvent, type CommandSendRequest, isDeviceEnvelope, Subjects } from '../../gateway/events.ts';
 import { badRequest } from '../../http/errors.ts';
 import type { ReachableDevice } from '../location/devices.ts';
+import { assertNotExpired } from '../location/usable.ts';
 import { type CommandDevice, type CommandRow, CommandStore } from './store.ts';
 
 export interface Sender {
@@ -61,27 +54,9 @@ export class CommandService {
     return s?.online === true;
   }
 
-  /**
-   * Spec §4: inactive and expired devices cannot be used normally. The server refuses commands to an expired
-   * device ('The device has expired…'), so no client can use a device whose service has ended. A device not
-   * activated yet (it has never connected) may still get offline commands: resellers queue settings (APN,
-   * server, mode) before a tracker first connects, and the queue delivers them then. Our choice; the spec
-   * describes the check on the client only.
-   */
-  private async assertUsable(device: ReachableDevice): Promise<void> {
-    const row = await this.ctx.db
-      .selectFrom('devices')
-      .select(['activated_at', 'platform_expire_at', 'user_expire_at'])
-      .where('id', '=', device.id)
-      .executeTakeFirst();
-    const access = checkDeviceAccess(
-      {
-        state: row?.activated_at ? DEVICE_STATE.offline : DEVICE_STATE.notActivated,
-        expire: effectiveExpiry(row?.platform_expire_at?.getTime(), row?.user_expire_at?.getTime()),
-      },
-      Date.now(),
-    );
-    if (access.code === ACCESS_CHECK.pastDue && access.message) throw badRequest(access.message);
+  /** Spec §4: no commands to an expired device (location/usable.ts says what is refused and why). */
+  private assertUsable(device: ReachableDevice): Promise<void> {
+    return assertNotExpired(this.ctx, [device.id]);
   }
 
   private decide(device: ReachableDevice, content: string, online: boolean, offlineAllowed: boolean) {

@@ -10,6 +10,7 @@ import { badRequest } from '../../http/errors.ts';
 import type { App } from '../../http/types.ts';
 import { type Caller, devicesByIds, devicesByTerminalIds, type ReachableDevice } from '../location/devices.ts';
 import { idSchema, instantSchema, terminalIdSchema } from '../location/params.ts';
+import { assertNotExpired } from '../location/usable.ts';
 import { countTrack, loadTrack } from './queries.ts';
 import { loadCompactTrack } from './segments.ts';
 
@@ -115,6 +116,10 @@ export async function trackRoutes(app: App, ctx: AppContext): Promise<void> {
         ...(await devicesByTerminalIds(ctx, req.user!, terminalIDs)),
         ...(await devicesByIds(ctx, req.user!, deviceIds)),
       ];
+      await assertNotExpired(
+        ctx,
+        devices.map((d) => d.id),
+      );
       const tracks: Track[] = [];
       for (const d of devices) tracks.push(await readTrack(ctx.dbHandle.pool, d, startTime, endTime, format, req.log));
       return ok(tracks);
@@ -124,6 +129,7 @@ export async function trackRoutes(app: App, ctx: AppContext): Promise<void> {
   const findByTerminalID = async (caller: Caller, q: z.infer<typeof singleSchema>, log: FastifyBaseLogger) => {
     checkRange(q.startTime, q.endTime);
     const [device] = await devicesByTerminalIds(ctx, caller, [q.terminalID]);
+    await assertNotExpired(ctx, [device.id]);
     return ok(await readTrack(ctx.dbHandle.pool, device, q.startTime, q.endTime, q.format, log));
   };
 

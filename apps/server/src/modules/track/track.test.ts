@@ -179,4 +179,31 @@ describe('/api/track', () => {
     ).toBe(400);
     expect((await demo.get('/track/findByTerminalID?terminalID=1')).status).toBe(400);
   });
+
+  it('refuses the track of an expired device with the spec message, by both calls', async () => {
+    const tid = newTerminalId('gt06');
+    const id = await addDevice(server, tid, 'gt06');
+    await server.ctx.db
+      .insertInto('positions')
+      .values({ device_id: id, time: new Date(start), lat: 39.9, lon: 116.4, valid: true })
+      .execute();
+    const ok = await demo.post<Track[]>('/track/find', { terminalIDs: [tid], startTime: start, endTime: start + DAY });
+    expect(ok.data[0].count).toBe(1);
+    await server.ctx.db
+      .updateTable('devices')
+      .set({ platform_expire_at: new Date(Date.now() - 1000), expire_manual: true })
+      .where('id', '=', id)
+      .execute();
+    const expired = "The device has expired, please contact the device's service provider!";
+    const both = await demo.post('/track/find', { terminalIDs: [small, tid], startTime: start, endTime: start + DAY });
+    expect(both.status).toBe(400);
+    expect(both.meta.message).toBe(expired);
+    const one = await demo.get(`/track/findByTerminalID?terminalID=${tid}&startTime=${start}&endTime=${start + DAY}`);
+    expect(one.meta.message).toBe(expired);
+    // The other devices' tracks are unaffected.
+    expect(
+      (await demo.post<Track[]>('/track/find', { terminalIDs: [small], startTime: start, endTime: start + DAY }))
+        .data[0].count,
+    ).toBe(10);
+  });
 });
