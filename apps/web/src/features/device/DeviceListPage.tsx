@@ -99,12 +99,14 @@ export default function DeviceListPage() {
       {
         title: t('column.name'),
         key: 'name',
+        // Wide enough for a 15-digit IMEI on one line: a squeezed column broke names and IMEIs mid-number.
+        width: 240,
         render: (_, d) => (
           <Space>
             <IconTypeImage type={d.device.iconType} size={28} />
             <div>
               <div data-testid="device-name">{d.displayName}</div>
-              <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid="device-imei">
+              <Typography.Text type="secondary" style={{ fontSize: 12, whiteSpace: 'nowrap' }} data-testid="device-imei">
                 {d.terminalID}
               </Typography.Text>
             </div>
@@ -237,7 +239,7 @@ export default function DeviceListPage() {
           loading={list.isFetching}
           dataSource={rows}
           columns={columns}
-          scroll={{ x: 1100 }}
+          scroll={{ x: 1330 }}
           rowSelection={
             batches.length > 0
               ? { selectedRowKeys: selected.map((d) => d.id), onChange: (_keys, rows) => setSelected(rows) }
