@@ -137,6 +137,8 @@ export default function AgentListPage() {
     {
       title: t('field.username'),
       key: 'username',
+      // Room for the user name and its header in every language; narrower screens scroll the table instead.
+      width: 170,
       render: (_, r) => (
         <div>
           <Typography.Link onClick={() => isAgent(r.role) && setSelectedId(r.id)} data-testid="account-name">
@@ -255,6 +257,7 @@ export default function AgentListPage() {
             loading={children.isFetching}
             dataSource={children.data ?? []}
             columns={columns}
+            scroll={{ x: 1000 }}
             rowSelection={
               can('delete') ? { selectedRowKeys: checked, onChange: (keys) => setChecked(keys.map(String)) } : undefined
             }
