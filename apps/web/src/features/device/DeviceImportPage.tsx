@@ -2,8 +2,10 @@
 // term and icon; the server imports as a job and this page shows its progress and the result counts
 // (success, failure, unqualified, no factory test record, not preset, already stocked).
 import {
+  DEFAULT_PAGE_SIZE,
   DEVICE_MODELS,
   IMEI_808_LENGTH,
+  PAGE_SIZE_OPTIONS,
   PROTOCOL_TYPES,
   parseImeiLines,
   requiresElevenDigitImei,
@@ -179,7 +181,11 @@ export default function DeviceImportPage() {
                     <Table
                       size="small"
                       rowKey={(r) => `${r.terminalID}-${r.reason}`}
-                      pagination={{ pageSize: 10 }}
+                      pagination={{
+                        defaultPageSize: DEFAULT_PAGE_SIZE,
+                        pageSizeOptions: [...PAGE_SIZE_OPTIONS],
+                        showSizeChanger: true,
+                      }}
                       dataSource={result.rejected}
                       columns={[
                         { title: t('column.imei'), dataIndex: 'terminalID', width: 170 },

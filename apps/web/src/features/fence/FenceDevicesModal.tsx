@@ -1,5 +1,5 @@
 // The devices linked to a fence, with the side each was last seen on; link more or remove some.
-import { DEFAULT_PAGE_SIZE } from '@carhere/domain';
+import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTIONS } from '@carhere/domain';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Modal, Popconfirm, Space, Table, Tag } from 'antd';
 import dayjs from 'dayjs';
@@ -82,6 +82,8 @@ export function FenceDevicesModal({ fence, onClose }: { fence: Fence | null; onC
           current: page.pageNum,
           pageSize: page.pageSize,
           total: devices.data?.total ?? 0,
+          pageSizeOptions: [...PAGE_SIZE_OPTIONS],
+          showSizeChanger: true,
           onChange: (pageNum, pageSize) => setPage({ pageNum, pageSize }),
         }}
         columns={[

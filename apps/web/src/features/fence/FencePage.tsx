@@ -5,7 +5,7 @@
 // the spec's message); such a device in the address shows the message, its fences stay listed (reading them
 // is harmless) and new fences are not linked to it.
 import { DeleteOutlined, EditOutlined, PlusOutlined, TeamOutlined } from '@ant-design/icons';
-import { DEFAULT_PAGE_SIZE, formatRadius, translate } from '@carhere/domain';
+import { DEFAULT_PAGE_SIZE, formatRadius, PAGE_SIZE_OPTIONS, translate } from '@carhere/domain';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, type ButtonProps, Input, Popconfirm, Space, Switch, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
@@ -276,6 +276,8 @@ export default function FencePage() {
                       pageSize: page.pageSize,
                       total: list.data?.total ?? 0,
                       size: 'small',
+                      pageSizeOptions: [...PAGE_SIZE_OPTIONS],
+                      showSizeChanger: true,
                       showTotal: (total) => t('total', { total }),
                       onChange: (pageNum, pageSize) => setPage({ pageNum, pageSize }),
                     }

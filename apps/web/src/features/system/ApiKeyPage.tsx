@@ -1,7 +1,7 @@
 // System → apiKey: keys for integrations. A key logs in as its account (POST /api/system/apiKey/login) and
 // then has exactly that account's permissions; it is shown once, stored only as a hash, and can be revoked.
 import { PlusOutlined } from '@ant-design/icons';
-import { DEFAULT_PAGE_SIZE } from '@carhere/domain';
+import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTIONS } from '@carhere/domain';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Form, Input, Modal, Popconfirm, Select, Table, Tag, Typography } from 'antd';
 import dayjs from 'dayjs';
@@ -65,6 +65,8 @@ export default function ApiKeyPage() {
           current: page.pageNum,
           pageSize: page.pageSize,
           total: keys.data?.total ?? 0,
+          pageSizeOptions: [...PAGE_SIZE_OPTIONS],
+          showSizeChanger: true,
           onChange: (pageNum, pageSize) => setPage({ pageNum, pageSize }),
         }}
         columns={[
