@@ -25,7 +25,7 @@ import { domainText } from './formRules.ts';
 import { ImportUsersModal } from './ImportUsersModal.tsx';
 import { useRoleLabel } from './roles.ts';
 import { AGENT_PAGES, SubNav } from './SubNav.tsx';
-import { accountLabel, buildTree } from './tree.ts';
+import { accountLabel, buildTree, holdsAccounts } from './tree.ts';
 
 type Dialog =
   | { kind: 'create'; parent: AccountRow }
@@ -218,7 +218,7 @@ export default function AgentListPage() {
           title={selected ? t('childrenOf', { name: accountLabel(selected) }) : t('children')}
           extra={
             <Space wrap>
-              {can('add') && selected && isAgent(selected.role) && (
+              {can('add') && selected && holdsAccounts(selected.role) && (
                 <Button
                   type="primary"
                   icon={<PlusOutlined />}
@@ -228,7 +228,7 @@ export default function AgentListPage() {
                   {t('action.add')}
                 </Button>
               )}
-              {can('add') && selected && isAgent(selected.role) && (
+              {can('add') && selected && holdsAccounts(selected.role) && (
                 <Button icon={<UploadOutlined />} onClick={() => setDialog({ kind: 'import', parent: selected })}>
                   {t('action.import')}
                 </Button>

@@ -1,6 +1,7 @@
+import { ROLES } from '@carhere/domain';
 import { describe, expect, it } from 'vitest';
 import type { AccountRow } from './api.ts';
-import { buildTree } from './tree.ts';
+import { buildTree, holdsAccounts } from './tree.ts';
 
 const row = (id: string, parent: string, username = `u${id}`): AccountRow => ({
   id,
@@ -36,5 +37,15 @@ describe('buildTree', () => {
   it('keeps rows whose parent is missing at the top level', () => {
     const tree = buildTree([row('6', '5'), row('9', '3')], '1');
     expect(tree.map((n) => n.key)).toEqual(['6', '9']);
+  });
+});
+
+describe('holdsAccounts', () => {
+  it('offers sub-accounts under admin, agent and superAgent, not under end users', () => {
+    expect(holdsAccounts(ROLES.admin)).toBe(true);
+    expect(holdsAccounts(ROLES.agent)).toBe(true);
+    expect(holdsAccounts(ROLES.superAgent)).toBe(true);
+    expect(holdsAccounts(ROLES.user)).toBe(false);
+    expect(holdsAccounts(ROLES.superUser)).toBe(false);
   });
 });

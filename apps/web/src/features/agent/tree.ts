@@ -1,4 +1,5 @@
 // The account tree from flat list rows (parents before children, linked by user_id), for antd's Tree.
+import { canAddSubUser } from '@carhere/domain';
 import type { AccountRow } from './api.ts';
 
 export interface AccountNode {
@@ -6,6 +7,14 @@ export interface AccountNode {
   title: string;
   row: AccountRow;
   children: AccountNode[];
+}
+
+/**
+ * Whether an account can have accounts below it (admin, agent, superAgent: the domain's rule the server
+ * applies), so the screen offers add and import on it. An end user cannot.
+ */
+export function holdsAccounts(role: number | null | undefined): boolean {
+  return canAddSubUser(role).ok;
 }
 
 export function accountLabel(row: Pick<AccountRow, 'username' | 'nickname'>): string {
