@@ -1,8 +1,9 @@
 // The facts of one device shown in its popup and info drawer: name, IMEI, speed and heading, fix time,
 // address, location type (BeiDou, GPS, LBS, WiFi), battery, ACC and state.
 import { carIconState, headingOf } from '@carhere/domain';
-import { Descriptions } from 'antd';
+import { Typography } from 'antd';
 import dayjs from 'dayjs';
+import { Fragment } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { MonitorDevice } from '../types.ts';
 import { useAddress } from './useAddress.ts';
@@ -52,5 +53,24 @@ export function DeviceDetails({ device, now, extended }: { device: MonitorDevice
         ]
       : []),
   ];
-  return <Descriptions size="small" column={1} items={items} styles={{ label: { width: 80 } }} />;
+  // Two aligned columns sized by the longest label of the language: a fixed label width let long labels
+  // (ru 'Позиционирование', my, km) run over their values.
+  return (
+    <div
+      style={{
+        display: 'grid',
+        gridTemplateColumns: 'max-content auto',
+        columnGap: 12,
+        rowGap: 8,
+        lineHeight: 1.5715,
+      }}
+    >
+      {items.map((item) => (
+        <Fragment key={item.key}>
+          <Typography.Text type="secondary">{item.label}:</Typography.Text>
+          <span style={{ overflowWrap: 'break-word' }}>{item.children}</span>
+        </Fragment>
+      ))}
+    </div>
+  );
 }
