@@ -160,7 +160,12 @@ export function AlarmsView({ scope }: { scope: 'alarms' | 'alarmsAll' }) {
         );
       },
     },
-    { title: t('column.time'), key: 'time', render: (_, a) => dayjs(a.time).format('YYYY-MM-DD HH:mm:ss'), width: 170 },
+    {
+      title: t('column.time'),
+      key: 'time',
+      width: 170,
+      render: (_, a) => <span style={{ whiteSpace: 'nowrap' }}>{dayjs(a.time).format('YYYY-MM-DD HH:mm:ss')}</span>,
+    },
     {
       title: t('column.speed'),
       key: 'speed',
@@ -185,8 +190,10 @@ export function AlarmsView({ scope }: { scope: 'alarms' | 'alarmsAll' }) {
       title: t('column.actions'),
       key: 'actions',
       width: 230,
+      fixed: 'right',
+      // Long labels (ru, fr, km) wrap inside the column instead of running past the table's edge.
       render: (_, a) => (
-        <Space size={0}>
+        <Space size={0} wrap>
           <Button
             type="link"
             size="small"
@@ -290,6 +297,7 @@ export function AlarmsView({ scope }: { scope: 'alarms' | 'alarmsAll' }) {
         size="middle"
         loading={list.isLoading}
         columns={columns}
+        scroll={{ x: 1150 }}
         dataSource={list.data?.list ?? []}
         rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(String)) }}
         locale={{ emptyText: t('empty') }}
