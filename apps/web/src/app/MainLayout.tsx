@@ -20,7 +20,12 @@ export function MainLayout() {
   const items = featureRoutes
     .filter((r) => r.menu && mayOpen(`/index/${r.path}`, auth))
     .sort((a, b) => (a.menu?.order ?? 0) - (b.menu?.order ?? 0))
-    .map((r) => ({ key: `/index/${r.path}`, icon: r.menu?.icon, label: t(r.menu?.labelKey ?? '') }));
+    .map((r) => {
+      const label = t(r.menu?.labelKey ?? '');
+      // A long label (ru 'Воспроизведение трека') is cut with an ellipsis in the 200 px menu: the full text
+      // shows on hover.
+      return { key: `/index/${r.path}`, icon: r.menu?.icon, label: <span title={label}>{label}</span> };
+    });
   const selected = items.filter((i) => location.pathname.startsWith(i.key)).map((i) => i.key);
 
   const logout = async () => {
