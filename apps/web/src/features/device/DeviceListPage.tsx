@@ -106,7 +106,11 @@ export default function DeviceListPage() {
             <IconTypeImage type={d.device.iconType} size={28} />
             <div>
               <div data-testid="device-name">{d.displayName}</div>
-              <Typography.Text type="secondary" style={{ fontSize: 12, whiteSpace: 'nowrap' }} data-testid="device-imei">
+              <Typography.Text
+                type="secondary"
+                style={{ fontSize: 12, whiteSpace: 'nowrap' }}
+                data-testid="device-imei"
+              >
                 {d.terminalID}
               </Typography.Text>
             </div>
@@ -147,6 +151,8 @@ export default function DeviceListPage() {
         title: t('column.actions'),
         key: 'actions',
         width: 90,
+        // Stays in view when the table scrolls sideways (1280 px screens).
+        fixed: 'right',
         render: (_, d) => (
           <Space size={0}>
             {canEdit && (
