@@ -10,7 +10,10 @@ import { type CommandRecord, cancelOffline, findLog, findOpenOffline, findRecord
 import { ModeTag, StatusTag } from './statusTag.tsx';
 
 const REFRESH_MS = 5000;
-const time = (v: string | null) => (v ? dayjs(v).format('YYYY-MM-DD HH:mm:ss') : '-');
+// On one line: in narrow columns (ru, km at 1280 px) the date and the time broke onto two lines.
+const time = (v: string | null) => (
+  <span style={{ whiteSpace: 'nowrap' }}>{v ? dayjs(v).format('YYYY-MM-DD HH:mm:ss') : '-'}</span>
+);
 
 export function CommandRecords({ terminalID }: { terminalID: string }) {
   const { t, i18n } = useTranslation('command');
@@ -73,6 +76,7 @@ export function CommandRecords({ terminalID }: { terminalID: string }) {
               <Table<CommandRecord>
                 rowKey="id"
                 size="small"
+                scroll={{ x: 'max-content' }}
                 loading={records.isLoading}
                 dataSource={records.data?.list ?? []}
                 locale={{ emptyText: t('empty') }}
@@ -117,6 +121,7 @@ export function CommandRecords({ terminalID }: { terminalID: string }) {
               <Table<CommandRecord>
                 rowKey="id"
                 size="small"
+                scroll={{ x: 'max-content' }}
                 loading={offline.isLoading}
                 dataSource={offline.data ?? []}
                 locale={{ emptyText: t('offlineEmpty') }}
