@@ -101,7 +101,8 @@ describe('/api/map/*', () => {
   describe('map keys', () => {
     it("says 'map configuration not obtained' until a key is set, then hands it out per vendor", async () => {
       const missing = await user.post('/map/getKey', { mapType: 'baidu' });
-      expect(missing.meta).toMatchObject({ success: false, message: 'map configuration not obtained' });
+      expect(missing.meta).toMatchObject({ success: false, code: 404, message: 'map configuration not obtained' });
+      expect(missing.status).toBe(200);
       expect((await admin.post('/map/saveKey', { mapType: 'baidu', key: 'bd-key' })).meta.success).toBe(true);
       await admin.post('/map/saveKey', { mapType: 'amap', key: 'amap-key' });
       await admin.post('/map/saveKey', { projectName: 'brand', devicePlatform: 2, mapType: 'google', key: 'g-brand' });

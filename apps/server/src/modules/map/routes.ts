@@ -53,8 +53,9 @@ export async function mapRoutes(app: App, ctx: AppContext): Promise<void> {
     async (req) => {
       const { projectName, devicePlatform, mapType } = req.body;
       const key = findKey(await listKeys(ctx), projectName, devicePlatform, mapVendor(mapType));
-      // 'map configuration not obtained'
-      if (!key) throw new ApiError(404, 'map.keyMissing', 404);
+      // 'map configuration not obtained' (meta code 404). A map without a key is a normal state the web handles,
+      // so the HTTP status stays 200: a 404 made every map page log a console error until a key was set.
+      if (!key) throw new ApiError(404, 'map.keyMissing', 200);
       return ok(key);
     },
   );
