@@ -13,6 +13,8 @@ export interface Config {
   gt06Port: number;
   jt808Port: number;
   busUrl: string | undefined;
+  /** Prefix of every NATS subject (BUS_PREFIX), so several deployments can share one NATS server. */
+  busPrefix: string;
   appEnv: AppEnv;
   appDownloadUrl: string;
   defaultResetPassword: string;
@@ -31,6 +33,14 @@ function int(value: string | undefined, fallback: number, name: string): number 
   return n;
 }
 
+/** 'carhere-eu' or 'carhere-eu.' → 'carhere-eu.'; empty → ''. NATS subject tokens only (no spaces, * or >). */
+function busPrefix(value: string | undefined): string {
+  const v = (value ?? '').trim().replace(/\.$/, '');
+  if (v === '') return '';
+  if (!/^[\w-]+(\.[\w-]+)*$/.test(v)) throw new Error(`BUS_PREFIX must be dot-separated words, got "${value}"`);
+  return `${v}.`;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const appEnv = (env.APP_ENV ?? 'live') as AppEnv;
   if (!['live', 'test', 'local'].includes(appEnv))
@@ -45,6 +55,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     gt06Port: int(env.GT06_PORT, 5023, 'GT06_PORT'),
     jt808Port: int(env.JT808_PORT, 5015, 'JT808_PORT'),
     busUrl: env.BUS_URL || undefined,
+    busPrefix: busPrefix(env.BUS_PREFIX),
     appEnv,
     appDownloadUrl: env.APP_DOWNLOAD_URL ?? '',
     defaultResetPassword: env.DEFAULT_RESET_PASSWORD ?? 'Carhere-123456',

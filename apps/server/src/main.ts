@@ -41,7 +41,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const dbHandle = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await migrate(dbHandle.pool);
   const seed = await seedFirstRun(dbHandle.db, config.adminPassword);
-  const bus = await createBus(config.busUrl);
+  const bus = await createBus(config.busUrl, undefined, config.busPrefix);
   const ctx: AppContext = { config, db: dbHandle.db, dbHandle, bus, services: {} };
   const app = await buildApp(ctx, {
     modules: routeModules,

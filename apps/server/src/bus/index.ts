@@ -10,10 +10,11 @@ export type { BusHandler, EventBus } from './types.ts';
 export async function createBus(
   busUrl: string | undefined,
   onError?: (err: unknown, subject: string) => void,
+  prefix = '',
 ): Promise<EventBus> {
   if (busUrl) {
     if (!busUrl.startsWith('nats://')) throw new Error(`BUS_URL must be a nats:// URL, got "${busUrl}"`);
-    return NatsBus.connect(busUrl, onError);
+    return NatsBus.connect(busUrl, onError, prefix);
   }
   return new MemoryBus(onError);
 }

@@ -55,4 +55,30 @@ describe.skipIf(!available)('NatsBus between two connections (two processes in p
     ]);
     expect(exact).toEqual([{ deviceId: '7', lat: 39.9 }]);
   });
+
+  it('keeps deployments with different prefixes apart; handlers see subjects without the prefix', async () => {
+    const eu = await NatsBus.connect(url, () => {}, `${prefix}eu.`);
+    const eu2 = await NatsBus.connect(url, () => {}, `${prefix}eu.`);
+    const asia = await NatsBus.connect(url, () => {}, `${prefix}asia.`);
+    try {
+      const euGot: [string, unknown][] = [];
+      const asiaGot: unknown[] = [];
+      eu2.subscribe('device.>', (p, s) => euGot.push([s, p]));
+      asia.subscribe('device.>', (p) => asiaGot.push(p));
+      await eu2.flush();
+      await asia.flush();
+      eu.publish('device.position', { deviceId: '1' });
+      asia.publish('other.thing', { x: 1 });
+      await eu.flush();
+      await asia.flush();
+      await eu2.flush();
+      await new Promise((r) => setTimeout(r, 200));
+      expect(euGot).toEqual([['device.position', { deviceId: '1' }]]);
+      expect(asiaGot).toEqual([]);
+    } finally {
+      await eu.close();
+      await eu2.close();
+      await asia.close();
+    }
+  });
 });

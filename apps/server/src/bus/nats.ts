@@ -1,5 +1,7 @@
 // NATS implementation of the event bus (BUS_URL=nats://…): several gateway and API processes share events.
 // Payloads travel as JSON. Subjects use NATS syntax, so 'device.>' works the same as on the in-process bus.
+// With a prefix (BUS_PREFIX) every subject on the wire starts with it and handlers see the subject without it,
+// so several deployments (or test runs) can share one NATS server without hearing each other.
 import { connect, JSONCodec, type NatsConnection, type Subscription } from 'nats';
 import type { BusHandler, EventBus } from './types.ts';
 
@@ -11,9 +13,14 @@ export class NatsBus implements EventBus {
   private constructor(
     private readonly nc: NatsConnection,
     private readonly onError: (err: unknown, subject: string) => void,
+    private readonly prefix: string,
   ) {}
 
-  static async connect(url: string, onError: (err: unknown, subject: string) => void = () => {}): Promise<NatsBus> {
+  static async connect(
+    url: string,
+    onError: (err: unknown, subject: string) => void = () => {},
+    prefix = '',
+  ): Promise<NatsBus> {
     const servers = url.replace(/^nats:\/\//, '').split(',');
     const nc = await connect({
       servers,
@@ -21,21 +28,22 @@ export class NatsBus implements EventBus {
       maxReconnectAttempts: -1,
       reconnectTimeWait: 500,
     });
-    return new NatsBus(nc, onError);
+    return new NatsBus(nc, onError, prefix);
   }
 
   publish(subject: string, payload: unknown): void {
-    this.nc.publish(subject, codec.encode(payload));
+    this.nc.publish(this.prefix + subject, codec.encode(payload));
   }
 
   subscribe(subject: string, handler: BusHandler): () => void {
-    const sub = this.nc.subscribe(subject, {
+    const sub = this.nc.subscribe(this.prefix + subject, {
       callback: (err, msg) => {
         if (err) return this.onError(err, subject);
+        const local = msg.subject.slice(this.prefix.length);
         try {
-          handler(codec.decode(msg.data), msg.subject);
+          handler(codec.decode(msg.data), local);
         } catch (e) {
-          this.onError(e, msg.subject);
+          this.onError(e, local);
         }
       },
     });

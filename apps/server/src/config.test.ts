@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from './config.ts';
+
+describe('configuration from the environment', () => {
+  it('has working defaults', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({ port: 8080, gt06Port: 5023, jt808Port: 5015, busUrl: undefined, busPrefix: '' });
+    expect(c.commandTimeoutMs).toBe(30_000);
+  });
+
+  it('reads BUS_PREFIX as NATS subject tokens ending in one dot, and refuses anything else', () => {
+    expect(loadConfig({ BUS_PREFIX: 'carhere-eu' }).busPrefix).toBe('carhere-eu.');
+    expect(loadConfig({ BUS_PREFIX: 'acme.prod.' }).busPrefix).toBe('acme.prod.');
+    expect(loadConfig({ BUS_PREFIX: '  ' }).busPrefix).toBe('');
+    for (const bad of ['a b', 'x.>', '*', 'a..b', '.a'])
+      expect(() => loadConfig({ BUS_PREFIX: bad }), bad).toThrow(/BUS_PREFIX/);
+  });
+
+  it('refuses numbers that are not numbers', () => {
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
+    expect(() => loadConfig({ APP_ENV: 'prod' })).toThrow(/APP_ENV/);
+  });
+});
