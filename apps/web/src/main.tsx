@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { App as AntApp, ConfigProvider } from 'antd';
+import { ConfigProvider } from 'antd';
 import { StrictMode, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { useTranslation } from 'react-i18next';
@@ -40,11 +40,11 @@ function Root() {
   if (!ready) return null;
   return (
     <ConfigProvider locale={locale} theme={{ token: { colorPrimary: '#1677ff' } }}>
-      <AntApp style={{ height: '100%' }}>
-        <QueryClientProvider client={queryClient}>
-          <App />
-        </QueryClientProvider>
-      </AntApp>
+      {/* antd's App (message, modal, notification) wraps the signed-in layout only (MainLayout): the login
+          page does not use them, so they are not in its first bundle. */}
+      <QueryClientProvider client={queryClient}>
+        <App />
+      </QueryClientProvider>
     </ConfigProvider>
   );
 }

@@ -4,7 +4,6 @@ import { lazy, type ReactNode, Suspense, useMemo } from 'react';
 import { createBrowserRouter, Navigate, RouterProvider, useLocation } from 'react-router';
 import { useAuth } from '../auth/store.ts';
 import LoginPage from '../features/login/LoginPage.tsx';
-import NotFoundPage from '../features/notFound/NotFoundPage.tsx';
 import { decide, homeOf } from './guard.ts';
 import { featureRoutes } from './routes.tsx';
 
@@ -32,6 +31,9 @@ function Redirect() {
   return <Navigate to={homeOf(auth)} replace />;
 }
 
+// antd's Result (with its 404 illustration) is only for a wrong address: not in the login page's bundle.
+const NotFoundPage = lazy(() => import('../features/notFound/NotFoundPage.tsx'));
+
 // The signed-in layout (menus, notice, live connection) is not needed on the login page: load it lazily.
 const MainLayout = lazy(() => import('./MainLayout.tsx').then((m) => ({ default: m.MainLayout })));
 
@@ -49,7 +51,14 @@ export function App() {
             </Guarded>
           ),
         },
-        { path: '/notFound', element: <NotFoundPage /> },
+        {
+          path: '/notFound',
+          element: (
+            <Suspense fallback={<Loading />}>
+              <NotFoundPage />
+            </Suspense>
+          ),
+        },
         {
           path: '/index',
           element: (

@@ -10,7 +10,16 @@ import { LANGUAGE_NAMES, LANGUAGES, type Language, setLanguage } from '../i18n/i
 import { mayOpen } from './guard.ts';
 import { featureRoutes } from './routes.tsx';
 
+/** antd's App context (message, modal, notification) for every signed-in page; the login page does without. */
 export function MainLayout() {
+  return (
+    <AntApp style={{ height: '100%' }}>
+      <SignedInLayout />
+    </AntApp>
+  );
+}
+
+function SignedInLayout() {
   const { t, i18n } = useTranslation();
   const auth = useAuth();
   const navigate = useNavigate();

@@ -1,8 +1,8 @@
 // /login: title, user name, password, remember me, try-it-out demo button, app download link.
 import { LockOutlined, MobileOutlined, UserOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, Card, Checkbox, Divider, Form, Input, Space, Typography } from 'antd';
-import { useState } from 'react';
+import { Alert, Button, Checkbox, Divider, Form, Input, Space, Typography, theme } from 'antd';
+import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { api, callEnvelope } from '../../api/client.ts';
@@ -14,6 +14,34 @@ interface LoginForm {
   username: string;
   password: string;
   remember: boolean;
+}
+
+/**
+ * The white panel of the form, drawn like an antd Card (same tokens) without importing Card: Card brings Tabs,
+ * Skeleton and the menu/dropdown they use into the login page's first bundle.
+ */
+function Panel({ children }: { children: ReactNode }) {
+  const { token } = theme.useToken();
+  return (
+    <div
+      data-testid="login-panel"
+      style={{
+        width: 380,
+        boxSizing: 'border-box',
+        padding: token.paddingLG,
+        background: token.colorBgContainer,
+        border: `${token.lineWidth}px ${token.lineType} ${token.colorBorderSecondary}`,
+        borderRadius: token.borderRadiusLG,
+        boxShadow: '0 12px 40px rgba(0,0,0,.25)',
+        color: token.colorText,
+        fontSize: token.fontSize,
+        lineHeight: token.lineHeight,
+        fontFamily: token.fontFamily,
+      }}
+    >
+      {children}
+    </div>
+  );
 }
 
 export default function LoginPage() {
@@ -75,7 +103,7 @@ export default function LoginPage() {
         background: 'linear-gradient(135deg, #0b3d91 0%, #1677ff 55%, #69b1ff 100%)',
       }}
     >
-      <Card style={{ width: 380, boxShadow: '0 12px 40px rgba(0,0,0,.25)' }}>
+      <Panel>
         <Space style={{ width: '100%', justifyContent: 'space-between' }} align="start">
           <Typography.Title level={3} style={{ marginTop: 0 }} data-testid="login-title">
             {t('login.title')}
@@ -145,7 +173,7 @@ export default function LoginPage() {
             ))}
           </Space>
         </Space>
-      </Card>
+      </Panel>
     </div>
   );
 }
