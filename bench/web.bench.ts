@@ -16,6 +16,8 @@ import { ok, startMockServer } from './web/mockServer.ts';
 
 const WEB = join(import.meta.dirname, '..', 'apps', 'web');
 const HOME_MODULE = 'src/features/home/HomePage.tsx';
+// /index/home renders inside the lazily loaded signed-in layout (menus, antd App): it counts for the route too.
+const LAYOUT_MODULE = 'src/app/MainLayout.tsx';
 const LOGIN_TARGET_KB = 350;
 const UPDATES_PER_SECOND = 1000;
 const MEASURE_MS = 8000;
@@ -39,10 +41,10 @@ await build({
 const manifest = readManifest(dist);
 const entry = entryKey(manifest);
 const loginBytes = gzipBytes(dist, manifest, staticClosure(manifest, [entry]));
-const monitorBytes = gzipBytes(dist, manifest, staticClosure(manifest, [entry, HOME_MODULE]));
+const monitorBytes = gzipBytes(dist, manifest, staticClosure(manifest, [entry, LAYOUT_MODULE, HOME_MODULE]));
 console.log(`initial JS, login route:      ${kb(loginBytes)} gzip (target ≤ ${LOGIN_TARGET_KB} kB)`);
 console.log(
-  `initial JS, monitoring route: ${kb(monitorBytes)} gzip (login + the monitoring page; map providers and 9 languages lazy)`,
+  `initial JS, monitoring route: ${kb(monitorBytes)} gzip (login + the signed-in layout + the monitoring page; map providers and 9 languages lazy)`,
 );
 
 // 2. A 90-day track (777,600 fixes): decode, stops, decimation for drawing.
