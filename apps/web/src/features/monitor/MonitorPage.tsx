@@ -2,7 +2,7 @@
 // live updates, the selected device's popup, follow, context menus, the distance tool and alarm pop-ups.
 import { ColumnWidthOutlined } from '@ant-design/icons';
 import { Alert, App as AntApp, Button, Tooltip } from 'antd';
-import { useCallback, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { BaseMap } from '../../map/BaseMap.tsx';
@@ -17,10 +17,15 @@ import { DeviceListPanel } from './list/DeviceListPanel.tsx';
 import { FloatingMenu } from './list/FloatingMenu.tsx';
 import { DeviceMarkers } from './map/DeviceMarkers.tsx';
 import { FollowDevice } from './map/FollowDevice.tsx';
-import { DeviceInfoDrawer } from './popup/DeviceInfoDrawer.tsx';
 import { DevicePopup } from './popup/DevicePopup.tsx';
 import { useDeviceAccess } from './useDeviceAccess.ts';
 import { useMonitorSession } from './useMonitorSession.ts';
+
+// The device info drawer (antd Drawer) is not on screen at first paint: it loads when first opened and then
+// stays mounted, so closing it animates as before.
+const DeviceInfoDrawer = lazy(() =>
+  import('./popup/DeviceInfoDrawer.tsx').then((m) => ({ default: m.DeviceInfoDrawer })),
+);
 
 const LIST_WIDTH = 320;
 
@@ -35,6 +40,8 @@ export default function MonitorPage() {
   const [popupId, setPopupId] = useState<string | null>(null);
   const [followId, setFollowId] = useState<string | null>(null);
   const [infoId, setInfoId] = useState<string | null>(null);
+  const infoOpened = useRef(false);
+  if (infoId !== null) infoOpened.current = true;
   const [measuring, setMeasuring] = useState(false);
   const [mapMenu, setMapMenu] = useState<ContextMenuRequest | null>(null);
   const [listMenu, setListMenu] = useState<{ id: string; x: number; y: number } | null>(null);
@@ -139,7 +146,11 @@ export default function MonitorPage() {
       {listMenu && (
         <FloatingMenu x={listMenu.x} y={listMenu.y} items={menuFor(listMenu.id)} onClose={() => setListMenu(null)} />
       )}
-      <DeviceInfoDrawer session={session} deviceId={infoId} onClose={() => setInfoId(null)} />
+      {infoOpened.current && (
+        <Suspense fallback={null}>
+          <DeviceInfoDrawer session={session} deviceId={infoId} onClose={() => setInfoId(null)} />
+        </Suspense>
+      )}
       <AlarmNotifier session={session} onLocate={select} />
     </div>
   );
