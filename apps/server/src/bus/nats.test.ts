@@ -1,23 +1,11 @@
 // Runs against a real NATS server (NATS_TEST_URL, default nats://127.0.0.1:4222; CI starts one).
-import { createConnection } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { natsReachable } from '../testing/expectations.ts';
 import { NatsBus } from './nats.ts';
 
 const url = process.env.NATS_TEST_URL ?? 'nats://127.0.0.1:4222';
 
-async function reachable(): Promise<boolean> {
-  const [host, port] = url.replace('nats://', '').split(':');
-  return new Promise((resolve) => {
-    const s = createConnection({ host, port: Number(port ?? 4222) });
-    s.once('connect', () => {
-      s.destroy();
-      resolve(true);
-    });
-    s.once('error', () => resolve(false));
-  });
-}
-
-const available = await reachable();
+const available = await natsReachable(url);
 if (!available) console.warn(`NATS bus tests skipped: no NATS server at ${url}`);
 
 describe.skipIf(!available)('NatsBus between two connections (two processes in production)', () => {

@@ -5,9 +5,9 @@
 // Needs a PostgreSQL server (DATABASE_URL; PGlite is one process's own) and NATS (NATS_TEST_URL, CI starts one).
 
 import type { AddressInfo } from 'node:net';
-import { createConnection } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { natsReachable } from '../testing/expectations.ts';
 import { ApiClient } from '../testing/harness.ts';
 import {
   addDevice,
@@ -20,19 +20,7 @@ import {
 
 const natsUrl = process.env.NATS_TEST_URL ?? 'nats://127.0.0.1:4222';
 
-async function natsReachable(): Promise<boolean> {
-  const [host, port] = natsUrl.replace('nats://', '').split(':');
-  return new Promise((resolve) => {
-    const s = createConnection({ host, port: Number(port ?? 4222) });
-    s.once('connect', () => {
-      s.destroy();
-      resolve(true);
-    });
-    s.once('error', () => resolve(false));
-  });
-}
-
-const runnable = !!process.env.DATABASE_URL && (await natsReachable());
+const runnable = !!process.env.DATABASE_URL && (await natsReachable(natsUrl));
 
 describe.skipIf(!runnable)('two platform processes over PostgreSQL and NATS', () => {
   let a: GatewayTestServer;

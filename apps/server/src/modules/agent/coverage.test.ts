@@ -5,10 +5,11 @@
 // spec has one), again with the database unchanged. Happy paths live in the per-module tests (see
 // apps/server/ENDPOINT-COVERAGE.md). The languages rotate over all 11 of spec §1.
 import { randomUUID } from 'node:crypto';
-import { hasPermission, isMessageKey, permissionsFor, ROLES, translate } from '@carhere/domain';
+import { hasPermission, permissionsFor, ROLES, translate } from '@carhere/domain';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveMessage } from '../../http/messages.ts';
+import { expectedMessage } from '../../testing/expectations.ts';
 import { type ApiClient, createTestServer, type TestServer } from '../../testing/harness.ts';
 import { snapshotTables } from '../../testing/snapshot.ts';
 import { buildTree, createUser, expectOk, importDevices, loginAs, nextImei, PASSWORD, type Tree } from './fixtures.ts';
@@ -494,13 +495,6 @@ const ENDPOINTS: Endpoint[] = [
     bad: [{ req: () => ({ url: '/device/importJob?id=not-a-uuid' }), field: 'id' }],
   },
 ];
-
-/** The spec's message from the domain catalogue when it has one, else the server's own text. */
-function expectedMessage(bad: BadInput, lang: string): string {
-  if (bad.field) return resolveMessage('invalidParam', lang, { field: bad.field });
-  const key = bad.key as string;
-  return isMessageKey(key) ? translate(key, lang, bad.params) : resolveMessage(key, lang, bad.params);
-}
 
 /** Everything the accounts area stores; two equal snapshots mean a call changed nothing. */
 async function snapshot(server: TestServer): Promise<string> {

@@ -4,9 +4,9 @@
 // is refused the same way (or a list call shows none of it) — with the database unchanged in both cases; (c)
 // bad input is refused with code 400 and a message in the caller's language (the spec's where it has one),
 // again with the database unchanged. Happy paths are in the per-module tests (apps/server/ENDPOINT-COVERAGE.md).
-import { hasPermission, isMessageKey, permissionsFor, ROLES, translate } from '@carhere/domain';
+import { hasPermission, permissionsFor, ROLES, translate } from '@carhere/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveMessage } from '../../http/messages.ts';
+import { expectedMessage } from '../../testing/expectations.ts';
 import { type ApiClient, createTestServer, type TestServer } from '../../testing/harness.ts';
 import { snapshotTables } from '../../testing/snapshot.ts';
 import { buildTree, createUser, expectOk, importDevices, loginAs, nextImei, type Tree } from '../agent/fixtures.ts';
@@ -330,12 +330,6 @@ const ENDPOINTS: Endpoint[] = [
     bad: [{ req: () => body({ terminalID: '' }), field: 'terminalID' }],
   },
 ];
-
-function expectedMessage(bad: BadInput, lang: string): string {
-  if (bad.field) return resolveMessage('invalidParam', lang, { field: bad.field });
-  const key = bad.key as string;
-  return isMessageKey(key) ? translate(key, lang, bad.params) : resolveMessage(key, lang, bad.params);
-}
 
 /** Everything these areas store; two equal snapshots mean a call changed nothing. */
 async function snapshot(server: TestServer): Promise<string> {
