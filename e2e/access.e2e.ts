@@ -4,33 +4,20 @@
 // the outcome; after it, the monitoring popup's and the list context menu's command actions show the spec's
 // 'expired' message and open no command page, and the command page given the device shows the message
 // instead of its command menu. Screenshot: access-expired-command.
-import { SimulatedDevice, VehicleTrack } from '@carhere/simulator';
+import { type SimulatedDevice, VehicleTrack } from '@carhere/simulator';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, launchBrowser, loginAs, type RunningPlatform, screenshot, startPlatform } from './harness.ts';
+import {
+  adminWithTracker,
+  apiPost,
+  launchBrowser,
+  type RunningPlatform,
+  screenshot,
+  startPlatform,
+} from './harness.ts';
 
 const IMEI = '868120000099101';
 const EXPIRED = "The device has expired, please contact the device's service provider!";
-
-interface Envelope<T> {
-  meta: { success: boolean; message: string; code: number };
-  data: T;
-}
-
-/** An API call with the page's session cookie, in English. */
-async function apiPost<T>(page: Page, url: string, body: unknown): Promise<Envelope<T>> {
-  return page.evaluate(
-    async ([u, b]) => {
-      const res = await fetch(`/api${u}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', lang: 'en' },
-        body: JSON.stringify(b),
-      });
-      return res.json();
-    },
-    [url, body] as const,
-  );
-}
 
 describe('device access check in Chromium', () => {
   let platform: RunningPlatform;
@@ -42,25 +29,7 @@ describe('device access check in Chromium', () => {
   beforeAll(async () => {
     platform = await startPlatform();
     browser = await launchBrowser();
-    const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1440, height: 900 } });
-    page = await context.newPage();
-    await loginAs(page, platform.baseUrl, 'admin', ADMIN_PASSWORD);
-    await page.waitForURL('**/index/home');
-    const imported = await apiPost<{ state: string }>(page, '/device/import', {
-      text: IMEI,
-      protocol: 2,
-      deviceType: 12,
-      wait: true,
-    });
-    expect(imported.meta.success, imported.meta.message).toBe(true);
-    tracker = new SimulatedDevice({
-      protocol: 'gt06',
-      terminalId: IMEI,
-      host: '127.0.0.1',
-      port: platform.gt06Port,
-      track,
-    });
-    await tracker.connect();
+    ({ page, tracker } = await adminWithTracker(platform, browser, IMEI, track));
   });
   afterAll(async () => {
     tracker?.stop();

@@ -8,7 +8,14 @@
 import { SimulatedDevice, VehicleTrack } from '@carhere/simulator';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, launchBrowser, loginAs, type RunningPlatform, screenshot, startPlatform } from './harness.ts';
+import {
+  adminWithTracker,
+  apiPost,
+  launchBrowser,
+  type RunningPlatform,
+  screenshot,
+  startPlatform,
+} from './harness.ts';
 
 const IMEI = '868120000099001';
 const DEMO_IMEI = '868120000000000';
@@ -19,26 +26,6 @@ const STOCK_IMEI = '868120000099004';
 const SILENT_IMEI = '868120000099002';
 /** The server's live-command timeout for this suite (COMMAND_TIMEOUT_MS). */
 const COMMAND_TIMEOUT_MS = 3_000;
-
-interface Envelope<T> {
-  meta: { success: boolean; message: string; code: number };
-  data: T;
-}
-
-/** An API call with the page's session cookie. */
-async function apiPost<T>(page: Page, url: string, body: unknown): Promise<Envelope<T>> {
-  return page.evaluate(
-    async ([u, b]) => {
-      const res = await fetch(`/api${u}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', lang: 'en' },
-        body: JSON.stringify(b),
-      });
-      return res.json();
-    },
-    [url, body] as const,
-  );
-}
 
 /** Picks an option of an antd select by the text it shows. */
 async function pickOption(page: Page, selectTestId: string, text: string): Promise<void> {
@@ -61,31 +48,13 @@ describe('alarms, fences and commands in Chromium', () => {
   let browser: Browser;
   let page: Page;
   let tracker: SimulatedDevice;
-  let silent: SimulatedDevice | undefined;
   const track = new VehicleTrack({ centerLat: 39.915, centerLon: 116.404, radiusKm: 2, maxSpeed: 40 });
+  let silent: SimulatedDevice | undefined;
 
   beforeAll(async () => {
     platform = await startPlatform({ DEMO: '1', COMMAND_TIMEOUT_MS: String(COMMAND_TIMEOUT_MS) });
     browser = await launchBrowser();
-    const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1440, height: 900 } });
-    page = await context.newPage();
-    await loginAs(page, platform.baseUrl, 'admin', ADMIN_PASSWORD);
-    await page.waitForURL('**/index/home');
-    const imported = await apiPost<{ state: string }>(page, '/device/import', {
-      text: IMEI,
-      protocol: 2,
-      deviceType: 12,
-      wait: true,
-    });
-    expect(imported.meta.success, imported.meta.message).toBe(true);
-    tracker = new SimulatedDevice({
-      protocol: 'gt06',
-      terminalId: IMEI,
-      host: '127.0.0.1',
-      port: platform.gt06Port,
-      track,
-    });
-    await tracker.connect();
+    ({ page, tracker } = await adminWithTracker(platform, browser, IMEI, track));
   });
   afterAll(async () => {
     silent?.stop();

@@ -5,6 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SimulatedDevice, VehicleTrack } from '@carhere/simulator';
 import { type Browser, chromium, type Page } from 'playwright-core';
 
 export const ADMIN_PASSWORD = 'E2e-admin-pass-1';
@@ -113,4 +114,56 @@ export async function loginAs(page: Page, baseUrl: string, username: string, pas
   await page.getByTestId('username').fill(username);
   await page.getByTestId('password').fill(password);
   await page.getByTestId('login-submit').click();
+}
+
+export interface Envelope<T> {
+  meta: { success: boolean; message: string; code: number };
+  data: T;
+}
+
+/** An API call with the page's session cookie, answered in English. */
+export async function apiPost<T>(page: Page, url: string, body: unknown): Promise<Envelope<T>> {
+  return page.evaluate(
+    async ([u, b]) => {
+      const res = await fetch(`/api${u}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', lang: 'en' },
+        body: JSON.stringify(b),
+      });
+      return res.json();
+    },
+    [url, body] as const,
+  );
+}
+
+/**
+ * The admin signed in on the monitoring page (English, 1440×900), with a GT06 tracker `imei` registered through
+ * the API (POST /device/import) and connected over TCP from the simulator, moving along `track` (Beijing).
+ */
+export async function adminWithTracker(
+  platform: RunningPlatform,
+  browser: Browser,
+  imei: string,
+  track = new VehicleTrack({ centerLat: 39.915, centerLon: 116.404, radiusKm: 2, maxSpeed: 40 }),
+): Promise<{ page: Page; tracker: SimulatedDevice }> {
+  const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1440, height: 900 } });
+  const page = await context.newPage();
+  await loginAs(page, platform.baseUrl, 'admin', ADMIN_PASSWORD);
+  await page.waitForURL('**/index/home');
+  const imported = await apiPost<{ state: string }>(page, '/device/import', {
+    text: imei,
+    protocol: 2,
+    deviceType: 12,
+    wait: true,
+  });
+  if (!imported.meta.success) throw new Error(`importing ${imei}: ${imported.meta.message}`);
+  const tracker = new SimulatedDevice({
+    protocol: 'gt06',
+    terminalId: imei,
+    host: '127.0.0.1',
+    port: platform.gt06Port,
+    track,
+  });
+  await tracker.connect();
+  return { page, tracker };
 }
