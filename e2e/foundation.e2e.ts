@@ -32,6 +32,9 @@ describe('foundation in Chromium', () => {
     await page.getByTestId('login-lang-en').click();
     await page.getByTestId('login-submit').click();
     await expect.poll(() => page.getByTestId('login-error').textContent()).toContain('wrong username or password');
+    // The other nine languages are one select away on the login page (loaded on demand).
+    await page.getByTestId('login-lang-more').selectOption('th');
+    await expect.poll(() => page.getByTestId('login-submit').textContent()).toContain('เข้าสู่ระบบ');
     await page.getByTestId('login-lang-cn').click();
   });
 

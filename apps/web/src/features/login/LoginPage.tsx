@@ -171,6 +171,32 @@ export default function LoginPage() {
                 {LANGUAGE_NAMES[l]}
               </Button>
             ))}
+            {/* The other nine languages: a native select, so the login route carries no menu component. */}
+            <select
+              aria-label={t('login.moreLanguages')}
+              title={t('login.moreLanguages')}
+              data-testid="login-lang-more"
+              value={i18n.language === 'cn' || i18n.language === 'en' ? '' : i18n.language}
+              onChange={(e) => void setLanguage(e.target.value as Language)}
+              style={{
+                border: 'none',
+                background: 'transparent',
+                color: 'inherit',
+                font: 'inherit',
+                fontSize: 14,
+                cursor: 'pointer',
+                maxWidth: 140,
+              }}
+            >
+              <option value="" disabled>
+                {t('login.moreLanguages')}
+              </option>
+              {LANGUAGES.filter((l) => l !== 'cn' && l !== 'en').map((l) => (
+                <option key={l} value={l}>
+                  {LANGUAGE_NAMES[l]}
+                </option>
+              ))}
+            </select>
           </Space>
         </Space>
       </Panel>
