@@ -10,6 +10,8 @@ export interface DeviceRef {
   /** devices.protocol: 0 other, 1 808, 2 GT06, 3 808 long-standby, 4 BSJ */
   protocol: number;
   nbDeviceId: string | null;
+  /** devices.device_type: the model code (NB-IoT models have no TCP session). */
+  deviceType: number;
   /** Time zone (hours east of UTC) configured on the device. */
   timeZone: number;
   /** Owner's hierarchy path ('/1/2/'), or '' when the device has no owner (admin sees it). */
@@ -24,6 +26,7 @@ interface DeviceRow {
   terminal_id: string;
   protocol: number;
   nb_device_id: string | null;
+  device_type: number;
   time_zone: number;
   path: string | null;
   activated_at: Date | null;
@@ -174,6 +177,7 @@ export class DeviceDirectory {
       terminalId: row.terminal_id,
       protocol: row.protocol,
       nbDeviceId: row.nb_device_id,
+      deviceType: row.device_type,
       timeZone: row.time_zone,
       path: row.path ?? '',
       activated: row.activated_at !== null,
@@ -204,6 +208,15 @@ export class DeviceDirectory {
     return this.ctx.db
       .selectFrom('devices as d')
       .leftJoin('users as u', 'u.id', 'd.user_id')
-      .select(['d.id', 'd.terminal_id', 'd.protocol', 'd.nb_device_id', 'd.time_zone', 'u.path', 'd.activated_at']);
+      .select([
+        'd.id',
+        'd.terminal_id',
+        'd.protocol',
+        'd.nb_device_id',
+        'd.device_type',
+        'd.time_zone',
+        'u.path',
+        'd.activated_at',
+      ]);
   }
 }

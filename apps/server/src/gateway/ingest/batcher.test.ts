@@ -47,6 +47,7 @@ describe('ingest batcher and device state writer', () => {
       terminalId: '868120000000001',
       protocol: 2,
       nbDeviceId: null,
+      deviceType: 12,
       timeZone: 8,
       path: '/1/2/',
       activated: true,

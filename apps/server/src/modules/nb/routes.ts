@@ -153,18 +153,16 @@ function replyOf(value: unknown, protocol: number): { frame: CommandReply | null
 
 /** Command replies and status changes for an NB-IoT device; true when one matched a command. */
 async function commandNotice(gateway: Gateway, device: DeviceRef, body: Notification): Promise<boolean> {
-  const nbDevice = await gateway.nb.loadDevice(device.id);
-  if (!nbDevice) return false;
   if (body.commandId && body.result) {
     const reply = replyOf(body.result.resultDetail, device.protocol);
-    if (reply.frame) return gateway.nb.onFrameReply(nbDevice, reply.frame);
-    return gateway.nb.onPlatformStatus(nbDevice, body.commandId, body.result.resultCode, reply.text);
+    if (reply.frame) return gateway.nb.onFrameReply(device, reply.frame);
+    return gateway.nb.onPlatformStatus(device, body.commandId, body.result.resultCode, reply.text);
   }
   const reply = replyOf(body.body, device.protocol);
-  if (reply.frame) return gateway.nb.onFrameReply(nbDevice, reply.frame);
+  if (reply.frame) return gateway.nb.onFrameReply(device, reply.frame);
   if (reply.text === null) return false;
   const platformId = (body.body?.commandId as string | undefined) ?? body.header?.requestId;
-  return gateway.nb.onTextReply(nbDevice, reply.text, typeof platformId === 'string' ? platformId : undefined);
+  return gateway.nb.onTextReply(device, reply.text, typeof platformId === 'string' ? platformId : undefined);
 }
 
 function tokenOk(req: FastifyRequest, expected: string | undefined): boolean {
@@ -212,11 +210,11 @@ export async function nbRoutes(app: App, ctx: AppContext): Promise<void> {
       alarms += r.alarms;
       if (msg.commandReply) replies.push(msg.commandReply);
     }
-    const nbDevice = await gateway.nb.loadDevice(device.id);
-    if (nbDevice && NbCommands.isNb(nbDevice)) {
+    // The directory's row is the device (found by its platform deviceId, so an NB-IoT device): no re-read.
+    if (NbCommands.isNb(device)) {
       // A reply inside the data is matched before answering the platform; pending commands go out afterwards.
-      for (const reply of replies) await gateway.nb.onFrameReply(nbDevice, reply);
-      gateway.nb.run(gateway.nb.onPush(nbDevice));
+      for (const reply of replies) await gateway.nb.onFrameReply(device, reply);
+      gateway.nb.run(gateway.nb.onPush(device));
     }
     return ok({ accepted: true, stored, alarms });
   };

@@ -123,6 +123,7 @@ describe('track segments: cache and invalidation', () => {
         terminalId: 'x',
         protocol: 2,
         nbDeviceId: null,
+        deviceType: 12,
         timeZone: 8,
         path: '/1/2/',
         activated: true,
