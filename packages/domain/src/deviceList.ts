@@ -162,3 +162,27 @@ export function visibleDevices<T extends DeviceListEntry>(
   if (!options.specialBrandAgent) return [...devices];
   return devices.filter((device) => !isHiddenForSpecialBrand(device, options.now, options.noProcess));
 }
+
+/**
+ * The fields of one row of the device list's 'rows' wire format, in tuple order — written by the server
+ * (apps/server/src/modules/device/listQueries.ts) and decoded by the web (apps/web/src/features/device/
+ * deviceRows.ts) from this one list: ids as numbers, state 0 online, 1 offline, 2 not activated,
+ * times as epoch milliseconds, expire the effective expiry (the earlier of platform and user expiry).
+ */
+export const DEVICE_ROW_FIELDS = [
+  'id',
+  'terminalID',
+  'nickname',
+  'carNumber',
+  'state',
+  'expire',
+  'iconType',
+  'deviceType',
+  'user_id',
+  'lat',
+  'lon',
+  'speed',
+  'course',
+  'utcTime',
+  'stateTime',
+] as const;

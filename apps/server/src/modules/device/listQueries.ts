@@ -312,28 +312,7 @@ async function orderedIdsBulk(
   });
 }
 
-/**
- * The fields of one row of the 'rows' wire format, in tuple order (the web decodes them in
- * apps/web/src/features/device/deviceRows.ts): ids as numbers, state 0 online, 1 offline, 2 not activated,
- * times as epoch milliseconds, expire the effective expiry (the earlier of platform and user expiry).
- */
-export const DEVICE_ROW_FIELDS = [
-  'id',
-  'terminalID',
-  'nickname',
-  'carNumber',
-  'state',
-  'expire',
-  'iconType',
-  'deviceType',
-  'user_id',
-  'lat',
-  'lon',
-  'speed',
-  'course',
-  'utcTime',
-  'stateTime',
-] as const;
+export { DEVICE_ROW_FIELDS } from '@carhere/domain';
 
 /** One page of the list in the 'rows' format, as JSON text written by the database. */
 export interface DeviceRowsJson {

@@ -5,6 +5,7 @@
 import {
   type CarIconState,
   carIconState,
+  DEVICE_ROW_FIELDS,
   DEVICE_STATE,
   displayName,
   type MapStateCode,
@@ -13,23 +14,7 @@ import {
 import type { TabCounts } from './api.ts';
 
 /** The tuple fields, in order (the server sends them as `fields`). */
-export const DEVICE_ROW_FIELDS = [
-  'id',
-  'terminalID',
-  'nickname',
-  'carNumber',
-  'state',
-  'expire',
-  'iconType',
-  'deviceType',
-  'user_id',
-  'lat',
-  'lon',
-  'speed',
-  'course',
-  'utcTime',
-  'stateTime',
-] as const;
+export { DEVICE_ROW_FIELDS };
 
 /** One device: ids as numbers, state 0 online / 1 offline / 2 not activated, times in epoch ms. */
 export type DeviceRowTuple = [
