@@ -54,7 +54,13 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions): Promise<
           'Every response is the envelope {meta:{success,message,code},data}. Authenticated calls use the carhere_sid session cookie set by POST /api/login.',
         version: '0.1.0',
       },
-      components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'carhere_sid' } } },
+      components: {
+        securitySchemes: {
+          session: { type: 'apiKey', in: 'cookie', name: 'carhere_sid' },
+          // Test stations upload serial results with an API key (System → apiKey).
+          apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
+        },
+      },
       security: [{ session: [] }],
     },
     transform: jsonSchemaTransform,

@@ -13,6 +13,7 @@ import {
 } from '@ant-design/icons';
 import type { ComponentType, ReactNode } from 'react';
 import { accountRoutes } from '../features/agent/routes.tsx';
+import { iccidRoutes } from '../features/device/iccidRoutes.tsx';
 
 export interface FeatureRoute {
   /** Path below /index, e.g. 'home' or 'device/deviceList'. */
@@ -84,3 +85,4 @@ export const featureRoutes: FeatureRoute[] = [
   },
 ];
 featureRoutes.push(...accountRoutes);
+featureRoutes.push(...iccidRoutes);
