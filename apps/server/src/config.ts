@@ -24,6 +24,8 @@ export interface Config {
   logLevel: string;
   commandTimeoutMs: number;
   offlineCommandTtlHours: number;
+  /** Origins (scheme://host[:port]) besides the server's own whose pages may open /api/ws (ALLOWED_ORIGINS). */
+  allowedOrigins: string[];
 }
 
 function int(value: string | undefined, fallback: number, name: string): number {
@@ -39,6 +41,26 @@ function busPrefix(value: string | undefined): string {
   if (v === '') return '';
   if (!/^[\w-]+(\.[\w-]+)*$/.test(v)) throw new Error(`BUS_PREFIX must be dot-separated words, got "${value}"`);
   return `${v}.`;
+}
+
+/** 'https://a.example, http://b.example:8080' → ['https://a.example', 'http://b.example:8080']. */
+function origins(value: string | undefined): string[] {
+  const out: string[] = [];
+  for (const part of (value ?? '').split(',')) {
+    const v = part.trim();
+    if (v === '') continue;
+    let url: URL | undefined;
+    try {
+      url = new URL(v);
+    } catch {
+      url = undefined;
+    }
+    if (!url || !['http:', 'https:'].includes(url.protocol) || url.origin !== v.replace(/\/$/, '').toLowerCase()) {
+      throw new Error(`ALLOWED_ORIGINS must be comma-separated origins like https://maps.example.com, got "${v}"`);
+    }
+    out.push(url.origin);
+  }
+  return out;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -65,5 +87,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? 'info',
     commandTimeoutMs: int(env.COMMAND_TIMEOUT_MS, 30_000, 'COMMAND_TIMEOUT_MS'),
     offlineCommandTtlHours: int(env.OFFLINE_COMMAND_TTL_HOURS, 72, 'OFFLINE_COMMAND_TTL_HOURS'),
+    allowedOrigins: origins(env.ALLOWED_ORIGINS),
   };
 }

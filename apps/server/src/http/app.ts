@@ -19,6 +19,7 @@ import { holdsPermission, permissionsOf } from './access.ts';
 import { fail } from './envelope.ts';
 import { ApiError, SessionExpired } from './errors.ts';
 import { callerLang, translate } from './i18n.ts';
+import { registerSecurityHeaders } from './securityHeaders.ts';
 import { loadSession } from './session.ts';
 import type { App } from './types.ts';
 import './types.ts';
@@ -44,6 +45,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions): Promise<
   app.setSerializerCompiler(serializerCompiler);
 
   await app.register(fastifyCookie);
+  await registerSecurityHeaders(app);
   await app.register(fastifyWebsocket);
   await app.register(fastifySwagger, {
     openapi: {
