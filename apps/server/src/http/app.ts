@@ -75,9 +75,13 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions): Promise<
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
 
-  // Public routes say so in the OpenAPI document (security: []), so clients and tests know which need a session.
+  // The OpenAPI document says which operations are public (security: []) and which permissions the others need
+  // (x-permissions, any one of them), so clients and tests know without reading the code.
   app.addHook('onRoute', (route) => {
-    if (route.config?.public && route.schema && !route.schema.hide) route.schema = { ...route.schema, security: [] };
+    if (!route.schema || route.schema.hide) return;
+    if (route.config?.public) route.schema = { ...route.schema, security: [] };
+    else if (route.config?.permission?.length)
+      route.schema = { ...route.schema, 'x-permissions': route.config.permission };
   });
 
   app.decorateRequest('user', null);
@@ -92,13 +96,13 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions): Promise<
     req.permissions = req.user ? permissionsOf(req.user.role, ctx.config.appEnv) : [];
     if (cfg.public) return;
     if (!req.user) throw new SessionExpired();
-    if (cfg.permission && !holdsPermission(req.permissions, cfg.permission)) {
-      throw new ApiError(403, 'noPermissionAccount', 403);
-    }
     // "Try it out" sessions read only: the demo stays as the next visitor finds it (commands excepted).
     const operation = operationName(req.method, req.routeOptions.url ?? req.url);
     if (req.user.demo && isWriteOperation(operation) && !DEMO_ALLOWED_WRITES.has(operation)) {
       throw new ApiError(403, 'permission.noFeature', 403);
+    }
+    if (cfg.permission && !holdsPermission(req.permissions, cfg.permission)) {
+      throw new ApiError(403, 'noPermissionAccount', 403);
     }
   });
 
