@@ -1,6 +1,7 @@
 // Every area's route module, registered under /api in this order.
 import type { RouteModule } from '../http/app.ts';
 import { agentRoutes } from './agent/routes.ts';
+import { auditRoutes } from './audit/routes.ts';
 import { authRoutes } from './auth/routes.ts';
 import { cardRoutes } from './cards/routes.ts';
 import { deviceRoutes } from './device/routes.ts';
@@ -14,7 +15,7 @@ import { systemRoutes } from './system/routes.ts';
 import { userRoutes } from './user/routes.ts';
 
 export const routeModules: RouteModule[] = [systemRoutes, authRoutes, userRoutes, fenceRoutes, mapRoutes, noticeRoutes];
-routeModules.push(quotaRoutes, deviceRoutes, agentRoutes);
+routeModules.push(quotaRoutes, deviceRoutes, agentRoutes, auditRoutes);
 // Factory production: stock, SIM cards, QC and serial results.
 routeModules.push(stockRoutes, cardRoutes, qcRoutes);
 

@@ -82,6 +82,10 @@ export async function qcRoutes(app: App, ctx: AppContext): Promise<void> {
     '/serials/v1',
     {
       config: { public: true },
+      // The API key or session is checked on request, before the body is read (as for every other route).
+      onRequest: async (req) => {
+        await authorizeUpload(ctx, req);
+      },
       schema: {
         tags: ['serials'],
         summary:
@@ -97,7 +101,6 @@ export async function qcRoutes(app: App, ctx: AppContext): Promise<void> {
       },
     },
     async (req) => {
-      await authorizeUpload(ctx, req);
       const lang = callerLang(req);
       const body =
         typeof req.body === 'string' ? { text: req.body, station: String(req.headers['x-station'] ?? '') } : req.body;
@@ -119,6 +122,10 @@ export async function qcRoutes(app: App, ctx: AppContext): Promise<void> {
     '/serials/v2',
     {
       config: { public: true },
+      // The API key or session is checked on request, before the body is read (as for every other route).
+      onRequest: async (req) => {
+        await authorizeUpload(ctx, req);
+      },
       schema: {
         tags: ['serials'],
         summary:
@@ -130,7 +137,6 @@ export async function qcRoutes(app: App, ctx: AppContext): Promise<void> {
       },
     },
     async (req) => {
-      await authorizeUpload(ctx, req);
       const { station, batch, type, results } = req.body;
       const normalized: SerialResult[] = results.map((r) => ({
         imei: r.imei,

@@ -4,7 +4,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { holdsPermission, permissionsOf } from '../../http/access.ts';
-import { ApiError } from '../../http/errors.ts';
+import { ApiError, SessionExpired } from '../../http/errors.ts';
 import { useApiKey } from '../notice/apiKeys.ts';
 import { factoryNeeds } from '../stock/needs.ts';
 
@@ -34,7 +34,8 @@ export async function authorizeUpload(ctx: AppContext, req: FastifyRequest): Pro
     }
     return userId;
   }
-  if (!req.user) throw new ApiError(401, 'serial.apiKeyMissing', 401);
+  // Neither a key nor a session: the session answer every other endpoint gives (401, code 407).
+  if (!req.user) throw new SessionExpired();
   if (!holdsPermission(req.permissions, needed)) throw new ApiError(403, 'noPermissionAccount', 403);
   return req.user.id;
 }
