@@ -90,7 +90,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions): Promise<
     // A public route may name its own scheme (the serial-result uploads take an API key); otherwise none.
     if (route.config?.public) route.schema = { security: [], ...route.schema };
     else if (route.config?.permission?.length)
-      route.schema = { ...route.schema, 'x-permissions': route.config.permission };
+      route.schema = { ...route.schema, 'x-permissions': route.config.permission } as typeof route.schema;
   });
 
   app.decorateRequest('user', null);
