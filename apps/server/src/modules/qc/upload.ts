@@ -36,6 +36,8 @@ export async function authorizeUpload(ctx: AppContext, req: FastifyRequest): Pro
   }
   // Neither a key nor a session: the session answer every other endpoint gives (401, code 407).
   if (!req.user) throw new SessionExpired();
+  // "Try it out" sessions read only (http/app.ts refuses their writes the same way).
+  if (req.user.demo) throw new ApiError(403, 'permission.noFeature', 403);
   if (!holdsPermission(req.permissions, needed)) throw new ApiError(403, 'noPermissionAccount', 403);
   return req.user.id;
 }
