@@ -10,7 +10,7 @@ import { type ImportOutcome, newOutcome, refuse } from '../stock/outcome.ts';
 import type { SheetRow } from '../stock/sheet.ts';
 
 export const CARD_STATES: readonly CardState[] = ['inactive', 'active', 'suspended', 'cancelled'];
-const CHUNK = 5000;
+const CHUNK = 10_000;
 
 /** 'YYYY-MM-DD' from 2026-11-25, 2026/11/25 or 20261125; '' stays null; undefined: malformed. */
 export function cardDate(value: string | undefined): string | null | undefined {
@@ -78,7 +78,7 @@ export async function importCards(
         FROM unnest(${col('iccid')}::text[], ${col('imsi')}::text[], ${col('msisdn')}::text[], ${col('operator')}::text[],
           ${col('plan')}::text[], ${col('activated')}::text[], ${col('expires')}::text[], ${col('state')}::text[], ${col('imei')}::text[])
           AS u(iccid, imsi, msisdn, operator, plan, act, exp, state, imei)
-        LEFT JOIN LATERAL (SELECT terminal_id FROM devices WHERE iccid = u.iccid LIMIT 1) d ON true
+        LEFT JOIN LATERAL (SELECT terminal_id FROM devices WHERE iccid <> '' AND iccid = u.iccid LIMIT 1) d ON true
         ON CONFLICT (iccid) DO UPDATE SET imsi = EXCLUDED.imsi, msisdn = EXCLUDED.msisdn, operator = EXCLUDED.operator,
           plan = EXCLUDED.plan, activated_on = EXCLUDED.activated_on, expires_on = EXCLUDED.expires_on,
           state = EXCLUDED.state, imei = coalesce(EXCLUDED.imei, c.imei),

@@ -21,6 +21,7 @@ import { type ImportOutcome, newOutcome, refuse } from './outcome.ts';
 import type { SheetRow } from './sheet.ts';
 
 const WRITE_CHUNK = 5000;
+const PRESET_CHUNK = 10_000;
 
 export interface PresetInput {
   model?: string;
@@ -61,43 +62,39 @@ export async function importPresetImeis(
       candidates.push({ line: row.line, imei });
     }
   }
-  const facts = await lookupFacts(
-    ctx,
-    candidates.map((c) => c.imei),
-    { preset: true },
-  );
-  const fresh: { line: number; imei: string }[] = [];
-  for (const c of candidates) {
-    if (facts.devices.has(c.imei)) refuse(out, lang, c.line, c.imei, 'alreadyStocked');
-    else if (facts.preset.has(c.imei)) refuse(out, lang, c.line, c.imei, 'alreadyPreset');
-    else fresh.push(c);
-  }
+  // One statement per chunk checks and writes: an IMEI with a device row is "already stocked", one already on
+  // the preset list is refused by the conflict clause; only the refused IMEIs are looked up to tell which.
   const model = input.model?.trim() ?? '';
   const batch = input.batch?.trim() ?? '';
-  const done = rows.length - fresh.length;
+  const done = rows.length - candidates.length;
   await progress(done);
-  for (let i = 0; i < fresh.length; i += WRITE_CHUNK) {
-    const chunk = fresh.slice(i, i + WRITE_CHUNK);
+  for (let i = 0; i < candidates.length; i += PRESET_CHUNK) {
+    const chunk = candidates.slice(i, i + PRESET_CHUNK);
     const imeis = chunk.map((c) => c.imei);
     try {
       const written = await sql<{ imei: string }>`
         INSERT INTO stock_records (imei, model, batch, preset)
-        SELECT imei, ${model}, ${batch}, true FROM unnest(${imeis}::text[]) AS t(imei)
+        SELECT t.imei, ${model}, ${batch}, true FROM unnest(${imeis}::text[]) AS t(imei)
+        WHERE NOT EXISTS (SELECT 1 FROM devices d WHERE d.terminal_id = t.imei)
         ON CONFLICT (imei) DO UPDATE SET preset = true,
           model = CASE WHEN stock_records.model = '' THEN EXCLUDED.model ELSE stock_records.model END,
           batch = CASE WHEN stock_records.batch = '' THEN EXCLUDED.batch ELSE stock_records.batch END
           WHERE NOT stock_records.preset
         RETURNING imei`.execute(ctx.db);
       const got = new Set(written.rows.map((r) => r.imei));
-      for (const c of chunk) {
-        if (got.has(c.imei)) out.success++;
-        else refuse(out, lang, c.line, c.imei, 'alreadyPreset');
-      }
+      const refused = chunk.filter((c) => !got.has(c.imei));
+      const facts = await lookupFacts(
+        ctx,
+        refused.map((c) => c.imei),
+      );
+      out.success += got.size;
+      for (const c of refused)
+        refuse(out, lang, c.line, c.imei, facts.devices.has(c.imei) ? 'alreadyStocked' : 'alreadyPreset');
     } catch (err) {
       console.error('preset import chunk failed', err);
       for (const c of chunk) refuse(out, lang, c.line, c.imei, 'writeFailed');
     }
-    await progress(done + Math.min(i + WRITE_CHUNK, fresh.length));
+    await progress(done + Math.min(i + PRESET_CHUNK, candidates.length));
   }
   return out;
 }
