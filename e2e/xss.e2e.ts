@@ -149,16 +149,16 @@ describe('stored XSS: every stored text reaches the DOM as text', () => {
     await shownAsText(page, P.deviceName, '[data-testid="device-popup"]');
   });
 
-  it('the device list and its edit drawer', async () => {
+  it('the device list', async () => {
     await page.goto(`${platform.baseUrl}/index/device/deviceList`);
     await shownAsText(page, P.deviceName);
   });
 
-  it('the fence screen: the list and the fence and device tooltips on the map', async () => {
+  it('the fence screen: the list and the fence tooltip on the map', async () => {
     await page.goto(`${platform.baseUrl}/index/fence`);
     await shownAsText(page, P.fenceName, '[data-testid="fence-table"]');
     await page.getByTestId('fence-row-name').filter({ hasText: P.fenceName }).first().click();
-    // Hover over the fence (its centre) and over the device pins: their tooltips show the names as text.
+    // Hover over the fence (its centre): its tooltip shows the name as text.
     const circle = page.locator('.leaflet-overlay-pane path.leaflet-interactive').first();
     await circle.waitFor({ timeout: 15_000 });
     const box = await circle.boundingBox();
@@ -179,7 +179,7 @@ describe('stored XSS: every stored text reaches the DOM as text', () => {
     await shownAsText(page, P.commandReply, '[data-testid="command-records"]');
   });
 
-  it('the account list and the account form', async () => {
+  it('the account list', async () => {
     await page.goto(`${platform.baseUrl}/index/agent/agentList`);
     await shownAsText(page, 'xss-account');
     await shownAsText(page, P.nickname);
