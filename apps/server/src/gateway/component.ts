@@ -4,6 +4,7 @@
 import type { AppContext } from '../context.ts';
 import type { ComponentStarter } from '../main.ts';
 import { CommandStore } from '../modules/commands/store.ts';
+import { RollupRequester } from '../modules/stat/jobs.ts';
 import { DeviceLog } from './device-log.ts';
 import { DeviceDirectory } from './directory.ts';
 import { CommandDispatcher } from './dispatcher.ts';
@@ -18,8 +19,17 @@ import { gt06Codec, jt808Codec } from './protocol-codecs.ts';
 import { PushIngest } from './push.ts';
 import { SessionRegistry } from './registry.ts';
 import { SegmentJob } from './segment-job.ts';
+
 import type { Session, SessionContext } from './session.ts';
 import { Sweeper } from './sweeper.ts';
+
+/** Statistics roll-up requests after each commit that marked devices dirty (issue 13); none without a queue. */
+function statisticsHook(ctx: AppContext, onError: (err: unknown) => void): { onMarked(): void } | undefined {
+  const jobs = ctx.services.jobs;
+  if (!jobs) return undefined;
+  const requester = new RollupRequester(jobs, ctx.config.statsRollupDelaySeconds, onError);
+  return { onMarked: () => requester.request() };
+}
 
 export interface Gateway {
   options: GatewayOptions;
@@ -68,6 +78,7 @@ export async function startGateway(
     writers: options.writers,
     highWaterRows: options.highWaterRows,
     onError,
+    statistics: statisticsHook(ctx, onError),
   });
   const log = new DeviceLog(ctx.db, onError);
   const store = new CommandStore(ctx.db, ctx.bus);
