@@ -59,7 +59,9 @@ describe('great-circle distance and path', () => {
   it('prefers the odometer difference, and falls back to distance after a reset', () => {
     const fixes = leg(0, 120, 600, 60).map((f, i) => ({ ...f, odometer: 5000 + i * 150 }));
     expect(dayMileage(fixes)).toEqual({ metres: 60 * 150, source: 'odometer' });
-    const reset = fixes.map((f, i) => ({ ...f, odometer: i === 30 ? 0 : f.odometer }));
+    const reset = fixes.map((f, i) => ({ ...f, odometer: i < 30 ? f.odometer : 10 + (i - 30) * 150 }));
+    // all zeros: a device without an odometer
+    expect(dayMileage(fixes.map((f) => ({ ...f, odometer: 0 }))).source).toBe('distance');
     const m = dayMileage(reset);
     expect(m.source).toBe('distance');
     expect(m.metres).toBeCloseTo(10_000, -1);

@@ -137,13 +137,16 @@ export function pathMetres(fixes: FixColumns, from = 0, to = fixes.length - 1): 
   return total;
 }
 
-/** Odometer difference over the fixes, or null when there is none or it went backwards (a reset). */
+/**
+ * Odometer difference over the fixes, or null when there is none or it went backwards (a reset). A reading of 0
+ * is taken as "no odometer" (devices without one report 0).
+ */
 export function odometerMetres(fixes: readonly DrivingFix[]): number | null {
   let first: number | null = null;
   let last: number | null = null;
   for (const f of fixes) {
     const o = f.odometer;
-    if (o === null || o === undefined || !Number.isFinite(o)) continue;
+    if (o === null || o === undefined || !Number.isFinite(o) || o <= 0) continue;
     if (last !== null && o < last) return null;
     if (first === null) first = o;
     last = o;

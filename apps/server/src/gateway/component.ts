@@ -24,11 +24,14 @@ import type { Session, SessionContext } from './session.ts';
 import { Sweeper } from './sweeper.ts';
 
 /** Statistics roll-up requests after each commit that marked devices dirty (issue 13); none without a queue. */
-function statisticsHook(ctx: AppContext, onError: (err: unknown) => void): { onMarked(): void } | undefined {
+function statisticsHook(
+  ctx: AppContext,
+  onError: (err: unknown) => void,
+): { onMarked(): void; stop(): void } | undefined {
   const jobs = ctx.services.jobs;
   if (!jobs) return undefined;
   const requester = new RollupRequester(jobs, ctx.config.statsRollupDelaySeconds, onError);
-  return { onMarked: () => requester.request() };
+  return { onMarked: () => requester.request(), stop: () => requester.stop() };
 }
 
 export interface Gateway {
@@ -73,12 +76,13 @@ export async function startGateway(
   const directory = new DeviceDirectory(ctx);
   const registry = new SessionRegistry(options.idleMs);
   const state = new DeviceStateWriter(pool, ctx.bus, options.stateFlushMs, onError);
+  const statistics = statisticsHook(ctx, onError);
   const batcher = new IngestBatcher(pool, ctx.bus, partitions, state, {
     maxBatchRows: options.maxBatchRows,
     writers: options.writers,
     highWaterRows: options.highWaterRows,
     onError,
-    statistics: statisticsHook(ctx, onError),
+    statistics,
   });
   const log = new DeviceLog(ctx.db, onError);
   const store = new CommandStore(ctx.db, ctx.bus);
@@ -172,6 +176,7 @@ export async function startGateway(
       segments.stop();
       directory.stop();
       await batcher.close();
+      statistics?.stop();
       await state.stop();
       await log.flush();
     },

@@ -29,8 +29,13 @@ export interface JobContext<T> {
 export type JobHandler<T> = (job: JobContext<T>) => Promise<void>;
 
 export interface EnqueueOptions {
-  /** Only one queued (not yet started) job per key: a second enqueue with the same key is dropped. */
+  /**
+   * With `singletonSeconds`: at most one job per key in each time slot of that many seconds; another enqueue in
+   * a taken slot is dropped (answers null), or with `singletonNextSlot` moved to the next slot.
+   */
   singletonKey?: string;
+  singletonSeconds?: number;
+  singletonNextSlot?: boolean;
   /** Seconds to wait before the job may start. */
   startAfterSeconds?: number;
   retryLimit?: number;
@@ -73,8 +78,9 @@ export function poolAdapter(pool: pg.Pool): PgBoss.Db {
 }
 
 const PROGRESS_SQL = `INSERT INTO job_progress (job_id, name, progress, detail, updated_at)
-  VALUES ($1, $2, $3, $4::jsonb, now())
-  ON CONFLICT (job_id) DO UPDATE SET progress = EXCLUDED.progress, detail = EXCLUDED.detail, updated_at = now()`;
+  VALUES ($1, $2, $3, coalesce($4::jsonb, '{}'::jsonb), now())
+  ON CONFLICT (job_id) DO UPDATE SET progress = EXCLUDED.progress,
+    detail = coalesce($4::jsonb, job_progress.detail), updated_at = now()`;
 
 export async function startJobQueue(pool: pg.Pool, onError: (err: unknown) => void = () => {}): Promise<JobQueue> {
   const boss = new PgBoss({
@@ -89,18 +95,20 @@ export async function startJobQueue(pool: pg.Pool, onError: (err: unknown) => vo
   const created = new Set<string>();
   const ensureQueue = async (name: string) => {
     if (created.has(name)) return;
-    // 'short' policy: at most one queued job per singleton key (a roll-up requested many times runs once).
-    if (!(await boss.getQueue(name))) await boss.createQueue(name, { name, policy: 'short' });
+    if (!(await boss.getQueue(name))) await boss.createQueue(name, { name, policy: 'standard' });
     created.add(name);
   };
-  const progress = async (id: string, name: string, fraction: number, detail: Record<string, unknown> = {}) => {
-    await pool.query(PROGRESS_SQL, [id, name, Math.max(0, Math.min(1, fraction)), JSON.stringify(detail)]);
+  const progress = async (id: string, name: string, fraction: number, detail?: Record<string, unknown>) => {
+    const text = detail === undefined ? null : JSON.stringify(detail);
+    await pool.query(PROGRESS_SQL, [id, name, Math.max(0, Math.min(1, fraction)), text]);
   };
   return {
     async enqueue(name, data, opts = {}) {
       await ensureQueue(name);
       const id = await boss.send(name, data, {
         singletonKey: opts.singletonKey,
+        singletonSeconds: opts.singletonSeconds,
+        singletonNextSlot: opts.singletonNextSlot,
         startAfter: opts.startAfterSeconds,
         retryLimit: opts.retryLimit ?? 2,
       });
@@ -143,7 +151,7 @@ export async function startJobQueue(pool: pg.Pool, onError: (err: unknown) => vo
       };
     },
     async stop() {
-      await boss.stop({ graceful: true, wait: true, timeout: 30_000 });
+      await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
     },
   };
 }

@@ -1,11 +1,17 @@
 // The statistics area's background work on the job queue: the daily roll-up and the exports.
 import type { AppContext } from '../../context.ts';
-import type { JobQueue } from '../../jobs/queue.ts';
+import type { EnqueueOptions, JobQueue } from '../../jobs/queue.ts';
 import { runRollup } from './rollup.ts';
 
 export const ROLLUP_JOB = 'stats.rollup';
 /** At most one roll-up request per this many ms from one process (the queue keeps one queued job anyway). */
 const REQUEST_EVERY_MS = 2000;
+
+/** One roll-up per slot of the roll-up delay (at least 1 s); a request in a taken slot goes to the next one. */
+function rollupSlot(delaySeconds: number): EnqueueOptions {
+  const slot = Math.max(1, delaySeconds);
+  return { singletonKey: 'rollup', singletonSeconds: slot, singletonNextSlot: true, startAfterSeconds: delaySeconds };
+}
 
 /**
  * Asks for a roll-up after the ingest marked devices dirty, at most every REQUEST_EVERY_MS, without waiting
@@ -13,6 +19,7 @@ const REQUEST_EVERY_MS = 2000;
  */
 export class RollupRequester {
   private last = 0;
+  private trailing: NodeJS.Timeout | undefined;
   constructor(
     private readonly jobs: JobQueue,
     private readonly delaySeconds: number,
@@ -21,11 +28,29 @@ export class RollupRequester {
 
   request(): void {
     const now = Date.now();
-    if (now - this.last < REQUEST_EVERY_MS) return;
+    if (now - this.last >= REQUEST_EVERY_MS) {
+      this.send(now);
+      return;
+    }
+    // Too soon after the last request: one trailing request, so the last marks are never left without one.
+    this.trailing ??= setTimeout(
+      () => {
+        this.trailing = undefined;
+        this.send(Date.now());
+      },
+      REQUEST_EVERY_MS - (now - this.last),
+    );
+    this.trailing.unref?.();
+  }
+
+  stop(): void {
+    if (this.trailing) clearTimeout(this.trailing);
+    this.trailing = undefined;
+  }
+
+  private send(now: number): void {
     this.last = now;
-    this.jobs
-      .enqueue(ROLLUP_JOB, {}, { singletonKey: 'rollup', startAfterSeconds: this.delaySeconds })
-      .catch(this.onError);
+    this.jobs.enqueue(ROLLUP_JOB, {}, rollupSlot(this.delaySeconds)).catch(this.onError);
   }
 }
 
@@ -39,7 +64,7 @@ export async function registerStatJobs(ctx: AppContext, jobs: JobQueue): Promise
     });
     // Marks that were too young this time: come back when they are old enough.
     if (result.waiting > 0) {
-      await jobs.enqueue(ROLLUP_JOB, {}, { singletonKey: 'rollup', startAfterSeconds: Math.max(1, delaySeconds) });
+      await jobs.enqueue(ROLLUP_JOB, {}, rollupSlot(delaySeconds));
     }
   });
   const { registerExportJob } = await import('./export.ts');
