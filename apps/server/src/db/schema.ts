@@ -3,6 +3,7 @@ import type { AuditTables } from './tables/audit.ts';
 import type { CoreTables } from './tables/core.ts';
 import type { FactoryProdTables } from './tables/factoryProd.ts';
 import type { GatewayTables } from './tables/gateway.ts';
+import type { StatisticsTables } from './tables/statistics.ts';
 import type { WebTables } from './tables/web.ts';
 
 export type * from './tables/core.ts';
@@ -14,4 +15,5 @@ export interface Database
     AccountsTables,
     WebTables,
     AuditTables,
+    StatisticsTables,
     FactoryProdTables {}

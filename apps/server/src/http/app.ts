@@ -6,7 +6,7 @@ import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import fastifyWebsocket from '@fastify/websocket';
-import Fastify, { type FastifyError, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyError, type FastifyRequest, type FastifySchema } from 'fastify';
 import {
   hasZodFastifySchemaValidationErrors,
   jsonSchemaTransform,
@@ -89,8 +89,13 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions): Promise<
     if (!route.schema || route.schema.hide) return;
     // A public route may name its own scheme (the serial-result uploads take an API key); otherwise none.
     if (route.config?.public) route.schema = { security: [], ...route.schema };
-    else if (route.config?.permission?.length)
-      route.schema = { ...route.schema, 'x-permissions': route.config.permission } as typeof route.schema;
+    else if (route.config?.permission?.length) {
+      const documented: FastifySchema & { 'x-permissions': string[] } = {
+        ...route.schema,
+        'x-permissions': route.config.permission,
+      };
+      route.schema = documented;
+    }
   });
 
   app.decorateRequest('user', null);
