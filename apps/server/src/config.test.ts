@@ -32,4 +32,16 @@ describe('configuration from the environment', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => loadConfig({ APP_ENV: 'prod' })).toThrow(/APP_ENV/);
   });
+
+  it('trusts no proxy by default and reads TRUST_PROXY as addresses / CIDRs', () => {
+    expect(loadConfig({}).trustProxy).toEqual([]);
+    expect(loadConfig({ TRUST_PROXY: '127.0.0.1, 10.0.0.0/8,::1' }).trustProxy).toEqual([
+      '127.0.0.1',
+      '10.0.0.0/8',
+      '::1',
+    ]);
+    expect(loadConfig({ TRUST_PROXY: 'loopback' }).trustProxy).toEqual(['loopback']);
+    for (const bad of ['true', '*', '10.0.0.0/33', 'proxy.local', '1.2.3.4/8/1'])
+      expect(() => loadConfig({ TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY/);
+  });
 });
