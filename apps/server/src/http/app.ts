@@ -22,6 +22,7 @@ import { ApiError, SessionExpired } from './errors.ts';
 import { callerLang, translate } from './i18n.ts';
 import { findBadText } from './input.ts';
 import { DEMO_ALLOWED_WRITES, isWriteOperation, operationName } from './operations.ts';
+import { registerSecurityHeaders } from './securityHeaders.ts';
 import { loadSession } from './session.ts';
 import type { App } from './types.ts';
 import './types.ts';
@@ -58,6 +59,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions): Promise<
   app.setSerializerCompiler(serializerCompiler);
 
   await app.register(fastifyCookie);
+  await registerSecurityHeaders(app);
   await app.register(fastifyWebsocket);
   await app.register(fastifySwagger, {
     openapi: {

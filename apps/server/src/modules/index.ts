@@ -8,11 +8,12 @@ import { fenceRoutes } from './fence/routes.ts';
 import { mapRoutes } from './map/routes.ts';
 import { noticeRoutes } from './notice/routes.ts';
 import { quotaRoutes } from './quota/routes.ts';
+import { statRoutes } from './stat/routes.ts';
 import { systemRoutes } from './system/routes.ts';
 import { userRoutes } from './user/routes.ts';
 
 export const routeModules: RouteModule[] = [systemRoutes, authRoutes, userRoutes, fenceRoutes, mapRoutes, noticeRoutes];
-routeModules.push(quotaRoutes, deviceRoutes, agentRoutes, auditRoutes);
+routeModules.push(quotaRoutes, deviceRoutes, agentRoutes, auditRoutes, statRoutes);
 
 import { gatewayRouteModules } from '../gateway/routes.ts';
 
