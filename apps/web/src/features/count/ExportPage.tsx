@@ -1,12 +1,11 @@
 // /index/count/countExport (main:stat_export): choose a report, its devices and range, start an export job on
-// the server, follow its progress and download the xlsx when it is done.
+// the server (POST /stat/export), follow its progress and download the xlsx when it is done.
 import { DownloadOutlined, ExportOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Form, Progress, Segmented, Select, Space, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { percentOf } from '../agent/useJob.ts';
 import { DeviceSelect } from '../command/DeviceSelect.tsx';
 import {
   downloadExport,
@@ -24,15 +23,21 @@ import { DEFAULT_SCOPE, ScopePicker, type ScopeValue, scopeReady, toScope } from
 import { usePeriod } from './usePeriod.ts';
 
 const POLL_MS = 500;
-const ONE_DEVICE: ExportReport[] = ['stays', 'trips'];
+/** Reports over chosen devices (the server takes their IMEIs). */
+const BY_DEVICES: readonly ExportReport[] = ['stays', 'trips'];
+/** Reports without a date range. */
+const NO_RANGE: readonly ExportReport[] = ['pastDue', 'battery'];
+const PAST_DUE: readonly PastDueFilter[] = ['all', '7d', '60d', 'expired'];
+
+const isRunning = (job: ExportJob) => job.state === 'queued' || job.state === 'running';
 
 export default function ExportPage() {
   const { t } = useTranslation('count');
   const { message } = App.useApp();
   const { period, setPeriod, range, error: periodError } = usePeriod(7);
-  const [report, setReport] = useState<ExportReport>('days');
+  const [report, setReport] = useState<ExportReport>('find');
   const [scope, setScope] = useState<ScopeValue>(DEFAULT_SCOPE);
-  const [terminalID, setTerminalID] = useState<string | undefined>();
+  const [terminalIDs, setTerminalIDs] = useState<string[]>([]);
   const [pastDue, setPastDue] = useState<PastDueFilter>('all');
   const [jobId, setJobId] = useState<string | null>(null);
   const [starting, setStarting] = useState(false);
@@ -42,19 +47,22 @@ export default function ExportPage() {
     queryKey: ['count', 'exportJob', jobId],
     queryFn: ({ signal }) => exportJob(jobId as string, signal),
     enabled: jobId !== null,
-    refetchInterval: (q) => (q.state.data && q.state.data.status !== 'running' ? false : POLL_MS),
+    refetchInterval: (q) => (q.state.data && !isRunning(q.state.data) ? false : POLL_MS),
   });
 
-  const oneDevice = ONE_DEVICE.includes(report);
-  const ready = report === 'pastDue' || (range !== null && (oneDevice ? terminalID !== undefined : scopeReady(scope)));
+  const byDevices = BY_DEVICES.includes(report);
+  const needsRange = !NO_RANGE.includes(report);
+  const ready =
+    (!needsRange || range !== null) &&
+    (report === 'pastDue' || (byDevices ? terminalIDs.length > 0 : scopeReady(scope)));
 
   const body = (): Record<string, unknown> => {
     if (report === 'pastDue') return { ...(scope.userId ? { userId: scope.userId } : {}), filter: pastDue };
-    const window = {
-      startTime: new Date(range?.begin ?? 0).toISOString(),
-      endTime: new Date(range?.end ?? 0).toISOString(),
-    };
-    if (oneDevice) return { terminalIDs: [terminalID], ...window };
+    const window =
+      needsRange && range
+        ? { startTime: new Date(range.begin).toISOString(), endTime: new Date(range.end).toISOString() }
+        : {};
+    if (byDevices) return { terminalIDs, ...window };
     return { ...scopeBody(toScope(scope)), ...window };
   };
 
@@ -62,7 +70,7 @@ export default function ExportPage() {
     setStarting(true);
     try {
       const started = await startExport(report, body());
-      setJobId(started.id);
+      setJobId(started.jobId);
     } catch (err) {
       message.error((err as Error).message);
     } finally {
@@ -73,7 +81,8 @@ export default function ExportPage() {
   const save = async (j: ExportJob) => {
     setSaving(true);
     try {
-      await downloadExport(j.id, `${t(`export.report.${report}`)}-${dayjs().format('YYYYMMDD-HHmm')}.xlsx`);
+      const name = (EXPORT_REPORTS as readonly string[]).includes(j.kind) ? t(`export.report.${j.kind}`) : j.kind;
+      await downloadExport(j.jobId, `${name}-${dayjs().format('YYYYMMDD-HHmm')}.xlsx`);
       message.success(t('export.saved'));
     } catch (err) {
       message.error((err as Error).message);
@@ -83,7 +92,8 @@ export default function ExportPage() {
   };
 
   const current = job.data;
-  const running = jobId !== null && (!current || current.status === 'running');
+  const running = jobId !== null && (!current || isRunning(current));
+  const percent = current?.state === 'done' ? 100 : Math.floor((current?.progress ?? 0) * 100);
 
   return (
     <CountShell
@@ -110,25 +120,29 @@ export default function ExportPage() {
               <Segmented<PastDueFilter>
                 value={pastDue}
                 onChange={setPastDue}
-                options={(['all', '7d', '60d', 'expired'] as const).map((x) => ({
-                  value: x,
-                  label: t(`pastDue.filter.${x}`),
-                }))}
+                options={PAST_DUE.map((x) => ({ value: x, label: t(`pastDue.filter.${x}`) }))}
               />
             </Form.Item>
           ) : (
-            <>
-              <Form.Item label={t('export.devices')}>
-                {oneDevice ? (
-                  <DeviceSelect value={terminalID} onChange={setTerminalID} placeholder={t('scope.pickDevice')} />
-                ) : (
-                  <ScopePicker value={scope} onChange={setScope} />
-                )}
-              </Form.Item>
-              <Form.Item label={t('export.range')}>
-                <DateSearch value={period} onChange={setPeriod} error={periodError} />
-              </Form.Item>
-            </>
+            <Form.Item label={t('export.devices')}>
+              {byDevices ? (
+                <DeviceSelect
+                  multiple
+                  value={terminalIDs}
+                  onChange={setTerminalIDs}
+                  placeholder={t('scope.pickDevices')}
+                  style={{ minWidth: 320, maxWidth: 520 }}
+                  testId="export-devices"
+                />
+              ) : (
+                <ScopePicker value={scope} onChange={setScope} />
+              )}
+            </Form.Item>
+          )}
+          {needsRange && (
+            <Form.Item label={t('export.range')}>
+              <DateSearch value={period} onChange={setPeriod} error={periodError} />
+            </Form.Item>
           )}
           <Space direction="vertical" style={{ width: '100%' }}>
             <Button
@@ -144,20 +158,18 @@ export default function ExportPage() {
             {jobId !== null && (
               <div data-testid="export-job">
                 <Progress
-                  percent={current?.status === 'done' ? 100 : percentOf(current)}
-                  status={
-                    current?.status === 'failed' ? 'exception' : current?.status === 'done' ? 'success' : 'active'
-                  }
+                  percent={percent}
+                  status={current?.state === 'failed' ? 'exception' : current?.state === 'done' ? 'success' : 'active'}
                 />
                 {current && (
                   <Typography.Text type="secondary" data-testid="export-progress">
-                    {t('export.progress', { processed: current.processed, total: current.total })}
+                    {current.state === 'queued' ? t('export.queued') : t('export.progress', { rows: current.rows })}
                   </Typography.Text>
                 )}
-                {current?.status === 'failed' && (
+                {current?.state === 'failed' && (
                   <Alert type="error" showIcon message={current.error ?? t('export.failed')} style={{ marginTop: 8 }} />
                 )}
-                {current?.status === 'done' && (
+                {current?.state === 'done' && (
                   <div style={{ marginTop: 8 }}>
                     <Button
                       icon={<DownloadOutlined />}

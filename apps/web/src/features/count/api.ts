@@ -179,9 +179,8 @@ type RawPastDue = Partial<PastDueRow> & {
   terminalID: string;
   username?: string;
   nickname?: string;
-  expire?: string | null;
-  platformExpireAt?: string | null;
-  userExpireAt?: string | null;
+  platformExpireTime?: string | null;
+  userExpireTime?: string | null;
 };
 
 export async function findPastDue(
@@ -198,34 +197,50 @@ export async function findPastDue(
     terminalID: r.terminalID,
     displayName: r.displayName ?? r.terminalID,
     userName: r.userName ?? r.nickname ?? r.username ?? '',
-    platformExpire: r.platformExpire ?? r.platformExpireAt ?? r.expire ?? null,
-    userExpire: r.userExpire ?? r.userExpireAt ?? null,
+    platformExpire: r.platformExpireTime ?? r.platformExpire ?? null,
+    userExpire: r.userExpireTime ?? r.userExpire ?? null,
   }));
 }
 
-/** The reports countExport can write. */
-export const EXPORT_REPORTS = ['mileage', 'days', 'alarms', 'stays', 'trips', 'pastDue'] as const;
+/**
+ * The reports countExport can write: the server's export kinds (POST /stat/export {kind, ...that endpoint's
+ * parameters}), each the answer of one statistics endpoint.
+ */
+export const EXPORT_REPORTS = [
+  'find',
+  'findAllMileage',
+  'alarms',
+  'stays',
+  'trips',
+  'fenceVisits',
+  'pastDue',
+  'battery',
+] as const;
 export type ExportReport = (typeof EXPORT_REPORTS)[number];
 
 export interface ExportJob {
-  id: string;
-  status: 'running' | 'done' | 'failed';
-  total: number;
-  processed: number;
+  jobId: string;
+  kind: string;
+  /** queued | running | done | failed */
+  state: 'queued' | 'running' | 'done' | 'failed';
+  /** 0..1 */
+  progress: number;
+  /** rows written */
+  rows: number;
   error: string | null;
 }
 
-export const startExport = (report: ExportReport, body: Record<string, unknown>) =>
-  api<ExportJob>('/stat/export', { report, ...body });
+export const startExport = (kind: ExportReport, body: Record<string, unknown>) =>
+  api<{ jobId: string }>('/stat/export', { kind, ...body });
 
-export const exportJob = (id: string, signal?: AbortSignal) =>
-  api<ExportJob>(`/stat/exportJob?id=${encodeURIComponent(id)}`, undefined, { method: 'GET', signal });
+export const exportJob = (jobId: string, signal?: AbortSignal) =>
+  api<ExportJob>(`/stat/export/progress?jobId=${encodeURIComponent(jobId)}`, undefined, { method: 'GET', signal });
 
 /** Fetches a finished export's xlsx through the session cookie and saves it. */
-export async function downloadExport(id: string, fileName: string): Promise<void> {
+export async function downloadExport(jobId: string, fileName: string): Promise<void> {
   let res: Response;
   try {
-    res = await fetch(`/api/stat/exportFile?id=${encodeURIComponent(id)}`, {
+    res = await fetch(`/api/stat/export/download?jobId=${encodeURIComponent(jobId)}`, {
       credentials: 'same-origin',
       headers: { lang: i18n.language || 'cn' },
     });
