@@ -20,18 +20,20 @@ export function CountShell({
   children,
 }: {
   testId: string;
-  filters: ReactNode;
+  filters?: ReactNode;
   error?: Error | null;
   children: ReactNode;
 }) {
   return (
     <div style={{ padding: 16 }} data-testid={testId}>
       <SubNav items={COUNT_PAGES} />
-      <Card size="small" style={{ marginBottom: 12 }}>
-        <Space wrap size={12}>
-          {filters}
-        </Space>
-      </Card>
+      {filters && (
+        <Card size="small" style={{ marginBottom: 12 }}>
+          <Space wrap size={12}>
+            {filters}
+          </Space>
+        </Card>
+      )}
       {error && (
         <Alert type="error" showIcon message={error.message} style={{ marginBottom: 12 }} data-testid="count-error" />
       )}

@@ -96,12 +96,8 @@ export default function ExportPage() {
   const percent = current?.state === 'done' ? 100 : Math.floor((current?.progress ?? 0) * 100);
 
   return (
-    <CountShell
-      testId="count-export"
-      error={job.error}
-      filters={<Typography.Text strong>{t('nav.export')}</Typography.Text>}
-    >
-      <Card size="small" style={{ maxWidth: 820 }}>
+    <CountShell testId="count-export" error={job.error}>
+      <Card size="small" title={t('nav.export')} style={{ maxWidth: 820 }}>
         <Form layout="vertical">
           <Form.Item label={t('export.which')}>
             <Select<ExportReport>
