@@ -89,12 +89,17 @@ function knownDrive(end: number): Drive {
   return { fixes, sos, metres };
 }
 
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
+async function waitFor<T>(
+  what: string,
+  fn: () => Promise<T | undefined>,
+  last: () => unknown,
+  timeoutMs = 120_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await fn();
     if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last answer ${JSON.stringify(last())}`);
     await new Promise((r) => setTimeout(r, 500));
   }
 }
@@ -121,7 +126,7 @@ async function pickDevice(page: Page, testId: string, imei: string): Promise<voi
   await page.getByTestId(testId).click();
   await page.keyboard.type(imei);
   await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: imei }).first().click();
-  await page.keyboard.press('Escape');
+  await page.locator('.ant-select-dropdown:visible').waitFor({ state: 'hidden' });
 }
 
 async function lastSevenDays(page: Page): Promise<void> {
@@ -135,11 +140,14 @@ describe('statistics screens in Chromium', () => {
   let tracker: SimulatedDevice;
   let drive: Drive;
   const downloads = mkdtempSync(join(tmpdir(), 'carhere-stats-e2e-'));
+  /** Uncaught errors of the admin's page (a screen that crashes shows React Router's error page instead). */
+  const pageErrors: string[] = [];
 
   beforeAll(async () => {
     platform = await startPlatform();
     browser = await launchBrowser();
     ({ page, tracker } = await adminWithTracker(platform, browser, IMEI));
+    page.on('pageerror', (e) => pageErrors.push(e.message));
     drive = knownDrive(Date.now() - 5 * 60_000);
     // The scripted fixes go out as fast as the gateway ACKs them; the SOS goes as an alarm packet.
     let next = 0;
@@ -150,15 +158,21 @@ describe('statistics screens in Chromium', () => {
     await tracker.sendPositions(drive.fixes.length - next, 50);
     // The daily rows are kept current as positions arrive: wait until the drive is in them.
     const now = Date.now();
-    await waitFor('the daily statistics of the drive', async () => {
-      const res = await apiPost<{ list: { mileage: number }[] }>(page, '/stat/find', {
-        terminalIDs: [IMEI],
-        startTime: now - 86_400_000,
-        endTime: now,
-      });
-      const km = (res.data?.list ?? []).reduce((s, r) => s + r.mileage, 0);
-      return km > 0.98 * drive.metres ? km : undefined;
-    });
+    let answer: unknown;
+    await waitFor(
+      'the daily statistics of the drive',
+      async () => {
+        const res = await apiPost<{ list: { mileage: number }[] }>(page, '/stat/find', {
+          terminalIDs: [IMEI],
+          startTime: now - 86_400_000,
+          endTime: now,
+        });
+        answer = res;
+        const metres = (res.data?.list ?? []).reduce((s, r) => s + r.mileage, 0);
+        return metres > 0.98 * drive.metres ? metres : undefined;
+      },
+      () => ({ answer, expected: drive.metres, sent: tracker.stats }),
+    );
   });
   afterAll(async () => {
     tracker?.stop();
@@ -235,6 +249,10 @@ describe('statistics screens in Chromium', () => {
     await page.getByTestId('trip-row').nth(1).click();
     expect(await paintedPixels(page, 'speed-chart')).toBeGreaterThan(500);
     await screenshot(page, 'stats-trips');
+  });
+
+  it('no screen threw an uncaught error', () => {
+    expect(pageErrors).toEqual([]);
   });
 
   it('past due: the device is listed and its row links to the expiry screen with its IMEI', async () => {

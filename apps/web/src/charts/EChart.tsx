@@ -5,7 +5,8 @@ import { BarChart, LineChart, PieChart } from 'echarts/charts';
 import { DataZoomComponent, GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
 import * as echarts from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
-import ReactEChartsCore from 'echarts-for-react/lib/core';
+// The ES module build: the CommonJS one (lib/) reaches a bundle as a module object, not the component.
+import ReactEChartsCore from 'echarts-for-react/esm/core';
 import type { ChartOption } from './options.ts';
 import { CHART_THEME, CHART_THEME_NAME } from './theme.ts';
 

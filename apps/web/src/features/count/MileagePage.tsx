@@ -119,7 +119,7 @@ export default function MileagePage() {
       </Row>
       <Card size="small" title={t('chart.mileagePerDay')} style={{ marginBottom: 12 }}>
         <Chart
-          option={barOption(chart.days, chart.series, (v) => f.kmBare(v))}
+          option={barOption(chart.days, chart.series, (v) => f.num(v / 1000, 2))}
           loading={loading}
           empty={!loading && (rows.length === 0 || totals.mileage === 0)}
           emptyText={ready ? t('empty.noMileage') : t('empty.pick')}
