@@ -23,6 +23,8 @@ import {
 } from './harness.ts';
 
 const IMEI = '868120000013013';
+/** The device's name: markup that would run if any screen wrote it as HTML (table, chart, map). */
+const NAME = 'Van <img src=x onerror=__xss=13>';
 const AGENT = { username: 'e2e-stats-agent', password: 'Agent-pass-13' };
 const STEP_S = 10;
 const EARTH_M = 6_371_008.8;
@@ -148,6 +150,8 @@ describe('statistics screens in Chromium', () => {
     browser = await launchBrowser();
     ({ page, tracker } = await adminWithTracker(platform, browser, IMEI));
     page.on('pageerror', (e) => pageErrors.push(e.message));
+    const named = await apiPost(page, '/device/update', { terminalID: IMEI, nickname: NAME });
+    expect(named.meta.success, named.meta.message).toBe(true);
     drive = knownDrive(Date.now() - 5 * 60_000);
     // The scripted fixes go out as fast as the gateway ACKs them; the SOS goes as an alarm packet.
     let next = 0;
@@ -202,6 +206,9 @@ describe('statistics screens in Chromium', () => {
     const km = numberIn((await total.textContent()) ?? '');
     expect(Math.abs(km * 1000 - drive.metres) / drive.metres).toBeLessThan(0.01);
     expect(await page.getByTestId('mileage-table').getByText(IMEI).count()).toBeGreaterThan(0);
+    // The name is shown as text; nothing in it ran.
+    expect(await page.getByTestId('mileage-table').textContent()).toContain(NAME);
+    expect(await page.evaluate(() => (window as { __xss?: unknown }).__xss)).toBeUndefined();
     const totals = (await page.getByTestId('mileage-totals').textContent()) ?? '';
     expect(totals).toContain('Total');
     expect(await paintedPixels(page, 'mileage-chart')).toBeGreaterThan(500);
@@ -251,8 +258,9 @@ describe('statistics screens in Chromium', () => {
     await screenshot(page, 'stats-trips');
   });
 
-  it('no screen threw an uncaught error', () => {
+  it('no screen threw an uncaught error or ran markup from the device name', async () => {
     expect(pageErrors).toEqual([]);
+    expect(await page.evaluate(() => (window as { __xss?: unknown }).__xss)).toBeUndefined();
   });
 
   it('past due: the device is listed and its row links to the expiry screen with its IMEI', async () => {

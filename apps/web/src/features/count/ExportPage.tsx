@@ -57,7 +57,8 @@ export default function ExportPage() {
     (report === 'pastDue' || (byDevices ? terminalIDs.length > 0 : scopeReady(scope)));
 
   const body = (): Record<string, unknown> => {
-    if (report === 'pastDue') return { ...(scope.userId ? { userId: scope.userId } : {}), filter: pastDue };
+    // The whole subtree: no account picker is shown for this report.
+    if (report === 'pastDue') return { filter: pastDue };
     const window =
       needsRange && range
         ? { startTime: new Date(range.begin).toISOString(), endTime: new Date(range.end).toISOString() }
