@@ -47,6 +47,16 @@ export const READ_OPERATIONS: ReadonlySet<string> = new Set([
   'POST /api/tire/find',
   'POST /api/battery',
   'POST /api/audit/find',
+  'POST /api/stat/find',
+  'POST /api/stat/findAllMileage',
+  'POST /api/stat/findByUserIds',
+  'POST /api/stat/trips',
+  'POST /api/stat/fenceVisits',
+  'POST /api/stat/alarms',
+  'POST /api/stat/pastDue',
+  'POST /api/stat/battery',
+  // Starts a spreadsheet of statistics the caller may read (a job record of the caller's own, nobody's data).
+  'POST /api/stat/export',
 ]);
 
 /**
