@@ -7,8 +7,8 @@ import type { CommandDevice, CommandRow, CommandStore } from '../modules/command
 import type { DeviceRef } from './directory.ts';
 import { type CommandSendRequest, Subjects } from './events.ts';
 import { NbCommands } from './nb/commands.ts';
-import { replyForm, replyText } from './replies.ts';
 import type { SessionRegistry } from './registry.ts';
+import { replyForm, replyText } from './replies.ts';
 import type { Session } from './session.ts';
 
 function commandDevice(device: DeviceRef): CommandDevice {

@@ -7,8 +7,8 @@ import { type CommandReply, createJt808Context, gt06EncodeCommand, Jt808CommandE
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { CommandDevice, CommandRow, CommandStore } from '../../modules/commands/store.ts';
-import { NbPlatformClient, NbPlatformError } from './client.ts';
 import { replyForm, replyText } from '../replies.ts';
+import { NbPlatformClient, NbPlatformError } from './client.ts';
 import type { NbDownlinkOptions } from './settings.ts';
 
 export const NO_PLATFORM = 'no NB-IoT platform configured';
