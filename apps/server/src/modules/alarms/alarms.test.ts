@@ -71,6 +71,22 @@ describe('/api/deviceAlarms', () => {
     demo.lang = 'en';
   });
 
+  it('times without a zone are read in the platform zone (UTC+8, spec §9), whatever the host TZ', async () => {
+    // t0 + 1 min and t0 + 2 min are 16:01 and 16:02 on 2026-11-01 in UTC+8.
+    const local = await demo.post<Page>('/deviceAlarms/findAll', {
+      startTime: '2026-11-01 16:01:00',
+      endTime: '2026-11-01T16:02',
+    });
+    expect(local.data.list.map((a) => a.alarmType)).toEqual([6, 2]);
+    const zoned = await demo.post<Page>('/deviceAlarms/findAll', {
+      startTime: '2026-11-01T08:01:00Z',
+      endTime: '2026-11-01T16:02:00+08:00',
+    });
+    expect(zoned.data.list.map((a) => a.alarmType)).toEqual([6, 2]);
+    const bad = await demo.post('/deviceAlarms/findAll', { startTime: 'Nov 1 2026 16:01', endTime: '2026-11-01' });
+    expect(bad.status).toBe(400);
+  });
+
   it('findAllById: alarms of one user’s devices', async () => {
     const ofDemo = await admin.post<Page>('/deviceAlarms/findAllById', { id: 2 });
     expect(ofDemo.data.total).toBe(5);

@@ -1,4 +1,5 @@
 // Request fields shared by the gateway's API areas.
+import { parseInstant } from '@carhere/domain';
 import { z } from 'zod';
 
 /** An IMEI / terminal number as the API accepts it. */
@@ -12,10 +13,13 @@ export const terminalIdSchema = z
 /** A bigint row id, as a string or a number. */
 export const idSchema = z.union([z.string().regex(/^\d{1,18}$/), z.number().int().positive()]).transform(String);
 
-/** A moment as epoch milliseconds or an ISO-8601 string; parsed to epoch milliseconds. */
+/**
+ * A moment as epoch milliseconds or an ISO-8601 string; parsed to epoch milliseconds. A date or date-time
+ * without a zone is read in the platform's zone (UTC+8, spec §9), never in the host's (parseInstant).
+ */
 export const instantSchema = z.union([z.number().finite(), z.string().min(1).max(40)]).transform((v, ctx) => {
-  const ms = typeof v === 'number' ? v : /^\d+$/.test(v) ? Number(v) : Date.parse(v);
-  if (!Number.isFinite(ms)) {
+  const ms = parseInstant(v);
+  if (ms === undefined) {
     ctx.addIssue({ code: 'custom', message: 'not a time' });
     return z.NEVER;
   }
