@@ -1,3 +1,4 @@
+import { convertCoords } from '@carhere/domain';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDevice, adminClient, demoClient, newTerminalId, userClient } from '../../gateway/test-support.ts';
@@ -85,6 +86,27 @@ describe('/api/deviceAlarms', () => {
     expect(zoned.data.list.map((a) => a.alarmType)).toEqual([6, 2]);
     const bad = await demo.post('/deviceAlarms/findAll', { startTime: 'Nov 1 2026 16:01', endTime: '2026-11-01' });
     expect(bad.status).toBe(400);
+  });
+
+  it('coordType: alarm positions in GCJ-02 / BD-09 on request', async () => {
+    const want = convertCoords({ lat: 39.9, lon: 116.4 }, 'wgs84', 'gcj02');
+    const res = await demo.post<{ list: (Alarm & { lat: number; lon: number })[] }>('/deviceAlarms/findAll', {
+      terminalID: mine,
+      coordType: 'gcj02',
+    });
+    expect(res.data.list).toHaveLength(5);
+    for (const a of res.data.list) {
+      expect(a.lat).toBeCloseTo(want.lat, 9);
+      expect(a.lon).toBeCloseTo(want.lon, 9);
+    }
+    const bd = convertCoords({ lat: 39.9, lon: 116.4 }, 'wgs84', 'bd09');
+    const byGet = await demo.get<{ list: { lat: number }[] }>(
+      `/deviceAlarms/findAll?terminalID=${mine}&coordType=bd09`,
+    );
+    expect(byGet.data.list[0].lat).toBeCloseTo(bd.lat, 9);
+    const plain = await demo.post<{ list: { lat: number }[] }>('/deviceAlarms/findAll', { terminalID: mine });
+    expect(plain.data.list[0].lat).toBe(39.9);
+    expect((await demo.post('/deviceAlarms/findAll', { coordType: 'x' })).status).toBe(400);
   });
 
   it('findAllById: alarms of one user’s devices', async () => {

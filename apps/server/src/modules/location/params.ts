@@ -1,5 +1,5 @@
 // Request fields shared by the gateway's API areas.
-import { parseInstant } from '@carhere/domain';
+import { COORD_SYSTEMS, type CoordSystem, parseInstant } from '@carhere/domain';
 import { z } from 'zod';
 
 /** An IMEI / terminal number as the API accepts it. */
@@ -30,3 +30,9 @@ export const instantSchema = z.union([z.number().finite(), z.string().min(1).max
 export const flagSchema = z
   .union([z.boolean(), z.enum(['true', 'false', '1', '0'])])
   .transform((v) => v === true || v === 'true' || v === '1');
+
+/**
+ * Coordinate system of the positions in an answer: 'wgs84' (stored, the default), 'gcj02' (AMap, Google China) or
+ * 'bd09' (Baidu). Inputs (area boxes, fences) stay WGS-84.
+ */
+export const coordTypeSchema = z.enum(COORD_SYSTEMS as [CoordSystem, ...CoordSystem[]]);
