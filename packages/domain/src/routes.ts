@@ -51,6 +51,8 @@ const INDEX_TREE: readonly Node[] = [
       leaf('countMileage', ['main:stat_mileage']),
       leaf('countAlarms', ['main:stat_alarms']),
       leaf('countStayDetail', ['main:stat_stay']),
+      // Trips are the movement between the stays (issue 13): the same permission as the stay report.
+      leaf('countTrips', ['main:stat_stay']),
       leaf('countPastDue', ['main:stat_pastdue']),
       leaf('countExport', ['main:stat_export']),
     ],
@@ -99,7 +101,7 @@ const INDEX_TREE: readonly Node[] = [
   leaf('tire', ['main:taiya']),
   group('checkCar', ['main:check_car'], each(['area', 'point'])),
   group('bus', ['main:bus'], each(['busLineList'])),
-  group('system', ['main:system_config'], each(['demoAccountSet', 'mapKey', 'apiKey'])),
+  group('system', ['main:system_config'], each(['demoAccountSet', 'mapKey', 'apiKey', 'auditLog'])),
   group('help', [], each(['app', 'pc', 'interface'])),
   leaf('404', [], { menu: false }),
 ];

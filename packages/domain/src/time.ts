@@ -270,7 +270,8 @@ export function parseDateTime(text: string, zone: TimeZone = DEFAULT_TIME_ZONE):
 }
 
 const ZONED_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})$/i;
-/** Latest instant accepted: 9999-12-31T23:59:59.999Z. */
+/** Instants accepted: 1900-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z. */
+const MIN_INSTANT = -2_208_988_800_000;
 const MAX_INSTANT = 253_402_300_799_999;
 
 /**
@@ -278,7 +279,7 @@ const MAX_INSTANT = 253_402_300_799_999;
  * with a zone ('…Z', '…+08:00'), or a date / date-time without a zone ('2026-11-22', '2026-11-22 08:00:00',
  * '2026-11-22T08:00') read as a wall-clock time in `zone` — the platform's zone, UTC+8 (spec §9), unless the
  * caller names another. JavaScript's Date.parse would read a zone-less date-time in the host's zone and a
- * date in UTC. Undefined for anything else, impossible dates, and instants outside 1970–9999.
+ * date in UTC. Undefined for anything else, impossible dates, and instants outside 1900–9999.
  */
 export function parseInstant(value: string | number, zone: TimeZone = DEFAULT_TIME_ZONE): number | undefined {
   let ms: number | undefined;
@@ -289,6 +290,6 @@ export function parseInstant(value: string | number, zone: TimeZone = DEFAULT_TI
     else if (ZONED_ISO.test(text)) ms = Date.parse(text);
     else ms = parseDateTime(text.replace(/(\.\d{3})\d+$/, '$1'), zone);
   }
-  if (ms === undefined || !Number.isFinite(ms) || ms < 0 || ms > MAX_INSTANT) return undefined;
+  if (ms === undefined || !Number.isFinite(ms) || ms < MIN_INSTANT || ms > MAX_INSTANT) return undefined;
   return ms;
 }

@@ -13,6 +13,7 @@ import {
 } from '@ant-design/icons';
 import type { ComponentType, ReactNode } from 'react';
 import { accountRoutes } from '../features/agent/routes.tsx';
+import { countRoutes } from '../features/count/routes.tsx';
 
 export interface FeatureRoute {
   /** Path below /index, e.g. 'home' or 'device/deviceList'. */
@@ -76,6 +77,7 @@ export const featureRoutes: FeatureRoute[] = [
     load: () => import('../features/system/DemoAccountPage.tsx'),
   },
   { path: 'system/apiKey', permission: [], load: () => import('../features/system/ApiKeyPage.tsx') },
+  { path: 'system/auditLog', permission: [], load: () => import('../features/system/AuditLogPage.tsx') },
   {
     path: 'help/interface',
     permission: [],
@@ -83,4 +85,4 @@ export const featureRoutes: FeatureRoute[] = [
     menu: { labelKey: 'common:menu.helpInterface', icon: <ApiOutlined />, order: 900 },
   },
 ];
-featureRoutes.push(...accountRoutes);
+featureRoutes.push(...accountRoutes, ...countRoutes);

@@ -37,6 +37,8 @@ export interface SessionsTable {
   remember: Generated<boolean>;
   ip: Generated<string>;
   user_agent: Generated<string>;
+  /** Opened by "try it out" (POST /api/login/demo): read-only (migrations/0411_demo_sessions.sql). */
+  demo: Generated<boolean>;
   created_at: DefaultTimestamp;
   expires_at: Timestamp;
 }
@@ -59,6 +61,8 @@ export interface DevicesTable {
   device_type: Generated<number>;
   protocol: Generated<number>;
   time_zone: Generated<number>;
+  /** km/h above which the device overspeeds (0500_statistics.sql; default 120) */
+  speed_limit: Generated<number>;
   host: Generated<string>;
   nb_device_id: string | null;
   picture: string | null;

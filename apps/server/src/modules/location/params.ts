@@ -1,6 +1,7 @@
 // Request fields shared by the gateway's API areas.
 import { COORD_SYSTEMS, type CoordSystem, parseInstant } from '@carhere/domain';
 import { z } from 'zod';
+import { timeInRange } from '../../http/input.ts';
 
 /** An IMEI / terminal number as the API accepts it. */
 export const terminalIdSchema = z
@@ -14,12 +15,13 @@ export const terminalIdSchema = z
 export const idSchema = z.union([z.string().regex(/^\d{1,18}$/), z.number().int().positive()]).transform(String);
 
 /**
- * A moment as epoch milliseconds or an ISO-8601 string; parsed to epoch milliseconds. A date or date-time
- * without a zone is read in the platform's zone (UTC+8, spec §9), never in the host's (parseInstant).
+ * A moment as epoch milliseconds or an ISO-8601 string, 1900–9999; parsed to epoch milliseconds. A date or
+ * date-time without a zone is read in the platform's zone (UTC+8, spec §9), never in the host's (parseInstant).
  */
 export const instantSchema = z.union([z.number().finite(), z.string().min(1).max(40)]).transform((v, ctx) => {
   const ms = parseInstant(v);
-  if (ms === undefined) {
+  // Within 1900–9999: the database cannot store (or compare) times far outside it.
+  if (ms === undefined || !timeInRange(ms)) {
     ctx.addIssue({ code: 'custom', message: 'not a time' });
     return z.NEVER;
   }
