@@ -4,6 +4,7 @@ export * from './accountRules.ts';
 export * from './catalogues/index.ts';
 export * from './commands.ts';
 export * from './constants.ts';
+export * from './coords.ts';
 export * from './dateSearch.ts';
 export * from './deviceList.ts';
 export * from './deviceState.ts';
