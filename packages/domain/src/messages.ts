@@ -28,6 +28,7 @@ const CN_EN_MESSAGES = {
   'http.networkError': { cn: '网络问题，请稍后再试！', en: 'Network problem, please try again later!' },
   'http.serverBusy': { cn: '服务器繁忙，请稍后再试', en: 'the server is busy, please try later' },
   'http.badRequest': { cn: '请求参数错误', en: 'Invalid request' },
+  'http.invalidParam': { cn: '参数错误：{field}', en: 'Invalid parameter: {field}' },
   'tip.server.err': { cn: '服务器错误，保存失败', en: 'Server error, could not save' },
   'route.notFound': { cn: '哎呀！老司机迷路了……', en: 'Whoops! The old driver is gone...' },
 

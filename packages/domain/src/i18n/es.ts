@@ -131,4 +131,5 @@ export const MESSAGES_ES: MessageTranslation = {
 
   'nb.callbackTokenUnset':
     'Las devoluciones de llamada NB-IoT están cerradas: NB_CALLBACK_TOKEN no está configurado en el servidor',
+  'http.invalidParam': 'Parámetro no válido: {field}',
 };

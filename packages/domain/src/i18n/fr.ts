@@ -132,4 +132,5 @@ export const MESSAGES_FR: MessageTranslation = {
   'oil.offlineSaved': "Enregistré ; la commande sera renvoyée à la prochaine connexion de l'appareil !",
 
   'nb.callbackTokenUnset': "Les rappels NB-IoT sont fermés : NB_CALLBACK_TOKEN n'est pas configuré sur le serveur",
+  'http.invalidParam': 'Paramètre invalide : {field}',
 };

@@ -127,4 +127,5 @@ export const MESSAGES_KM: MessageTranslation = {
   'oil.offlineSaved': 'បានរក្សាទុក ពាក្យបញ្ជានឹងត្រូវផ្ញើម្តងទៀតនៅពេលឧបករណ៍តភ្ជាប់លើកក្រោយ!',
 
   'nb.callbackTokenUnset': 'ការហៅត្រឡប់ NB-IoT ត្រូវបានបិទ៖ ម៉ាស៊ីនមេមិនទាន់កំណត់ NB_CALLBACK_TOKEN',
+  'http.invalidParam': 'ប៉ារ៉ាម៉ែត្រមិនត្រឹមត្រូវ៖ {field}',
 };

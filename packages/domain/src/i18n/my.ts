@@ -128,4 +128,5 @@ export const MESSAGES_MY: MessageTranslation = {
   'oil.offlineSaved': 'သိမ်းပြီးပါပြီ၊ စက်ပစ္စည်း နောက်တစ်ကြိမ် ချိတ်ဆက်သည့်အခါ အမိန့်ကို ထပ်မံပို့ပါမည်!',
 
   'nb.callbackTokenUnset': 'NB-IoT callback များကို ပိတ်ထားသည်- ဆာဗာတွင် NB_CALLBACK_TOKEN မသတ်မှတ်ရသေးပါ',
+  'http.invalidParam': 'မမှန်ကန်သော ပါရာမီတာ- {field}',
 };

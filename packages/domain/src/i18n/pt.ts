@@ -130,4 +130,5 @@ export const MESSAGES_PT: MessageTranslation = {
   'oil.offlineSaved': 'Salvo; o comando será enviado novamente na próxima conexão do dispositivo!',
 
   'nb.callbackTokenUnset': 'Os callbacks NB-IoT estão fechados: NB_CALLBACK_TOKEN não está configurado no servidor',
+  'http.invalidParam': 'Parâmetro inválido: {field}',
 };

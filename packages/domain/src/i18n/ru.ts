@@ -129,4 +129,5 @@ export const MESSAGES_RU: MessageTranslation = {
   'oil.offlineSaved': 'Сохранено; команда будет отправлена повторно при следующем подключении устройства!',
 
   'nb.callbackTokenUnset': 'Обратные вызовы NB-IoT закрыты: на сервере не задан NB_CALLBACK_TOKEN',
+  'http.invalidParam': 'Недопустимый параметр: {field}',
 };

@@ -127,4 +127,5 @@ export const MESSAGES_TH: MessageTranslation = {
   'oil.offlineSaved': 'บันทึกแล้ว ระบบจะส่งคำสั่งอีกครั้งเมื่ออุปกรณ์เชื่อมต่อครั้งถัดไป!',
 
   'nb.callbackTokenUnset': 'การเรียกกลับ NB-IoT ถูกปิด: เซิร์ฟเวอร์ยังไม่ได้ตั้งค่า NB_CALLBACK_TOKEN',
+  'http.invalidParam': 'พารามิเตอร์ไม่ถูกต้อง: {field}',
 };

@@ -127,4 +127,5 @@ export const MESSAGES_VI: MessageTranslation = {
   'oil.offlineSaved': 'Đã lưu; lệnh sẽ được gửi lại khi thiết bị kết nối lần tới!',
 
   'nb.callbackTokenUnset': 'Callback NB-IoT đang đóng: máy chủ chưa cấu hình NB_CALLBACK_TOKEN',
+  'http.invalidParam': 'Tham số không hợp lệ: {field}',
 };
