@@ -19,6 +19,7 @@ export * from './roles.ts';
 export * from './routes.ts';
 export * from './spreadsheet.ts';
 export * from './statistics.ts';
+export * from './statisticsColumns.ts';
 export * from './table.ts';
 export * from './time.ts';
 export * from './timeZones.ts';
