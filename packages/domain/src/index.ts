@@ -16,6 +16,7 @@ export * from './roles.ts';
 export * from './routes.ts';
 export * from './statistics.ts';
 export * from './table.ts';
+export * from './tasks.ts';
 export * from './time.ts';
 export * from './timeZones.ts';
 export * from './validation.ts';

@@ -126,4 +126,6 @@ export const MESSAGES_ES: MessageTranslation = {
   'oil.noResponse': 'Error en la configuración',
   'oil.requestTimeout': 'Se agotó el tiempo de configuración',
   'oil.offlineSaved': 'Guardado; ¡el comando se volverá a enviar cuando el dispositivo se conecte de nuevo!',
+  'factory.imeiUnknown': 'Este IMEI no está registrado',
+  'factory.nbIdTaken': 'Este ID de dispositivo NB-IoT ya pertenece a otro dispositivo',
 };

@@ -123,4 +123,6 @@ export const MESSAGES_KM: MessageTranslation = {
   'oil.noResponse': 'កំណត់មិនបានសម្រេច',
   'oil.requestTimeout': 'ការកំណត់អស់ពេល',
   'oil.offlineSaved': 'បានរក្សាទុក ពាក្យបញ្ជានឹងត្រូវផ្ញើម្តងទៀតនៅពេលឧបករណ៍តភ្ជាប់លើកក្រោយ!',
+  'factory.imeiUnknown': 'IMEI នេះមិនទាន់បានចុះឈ្មោះទេ',
+  'factory.nbIdTaken': 'លេខសម្គាល់ឧបករណ៍ NB-IoT នេះជារបស់ឧបករណ៍ផ្សេងរួចហើយ',
 };

@@ -125,4 +125,6 @@ export const MESSAGES_RU: MessageTranslation = {
   'oil.noResponse': 'Не удалось выполнить настройку',
   'oil.requestTimeout': 'Истекло время ожидания настройки',
   'oil.offlineSaved': 'Сохранено; команда будет отправлена повторно при следующем подключении устройства!',
+  'factory.imeiUnknown': 'Этот IMEI не зарегистрирован',
+  'factory.nbIdTaken': 'Этот идентификатор NB-IoT уже принадлежит другому устройству',
 };
