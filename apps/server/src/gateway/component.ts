@@ -8,6 +8,7 @@ import { DeviceLog } from './device-log.ts';
 import { DeviceDirectory } from './directory.ts';
 import { CommandDispatcher } from './dispatcher.ts';
 import { type DeviceChangedNotice, Subjects } from './events.ts';
+import { FrameCapture } from './frame-capture.ts';
 import { IngestBatcher } from './ingest/batcher.ts';
 import { PartitionManager } from './ingest/partitions.ts';
 import { DeviceStateWriter } from './ingest/state-writer.ts';
@@ -33,6 +34,7 @@ export interface Gateway {
   sweeper: Sweeper;
   segments: SegmentJob;
   log: DeviceLog;
+  capture: FrameCapture;
   /** Commands to NB-IoT devices through the IoT platform, and their replies from push callbacks. */
   nb: NbCommands;
   stop(): Promise<void>;
@@ -70,6 +72,8 @@ export async function startGateway(
     onError,
   });
   const log = new DeviceLog(ctx.db, onError);
+  const capture = new FrameCapture(ctx.db, ctx.bus, onError);
+  await capture.start();
   const store = new CommandStore(ctx.db, ctx.bus);
   const nb = new NbCommands(ctx.db, store, options.nbDownlink, options.commandTimeoutMs, onError);
   const dispatcher = new CommandDispatcher(store, registry, ctx.bus, onError, nb);
@@ -90,6 +94,7 @@ export async function startGateway(
     batcher,
     state,
     log,
+    capture,
     maxBadFrames: options.maxBadFrames,
     maxGarbageBytes: options.maxGarbageBytes,
     onBound: (session: Session) => {
@@ -146,6 +151,7 @@ export async function startGateway(
     sweeper,
     segments,
     log,
+    capture,
     nb,
     stop: async () => {
       if (stopped) return;
@@ -163,6 +169,7 @@ export async function startGateway(
       await batcher.close();
       await state.stop();
       await log.flush();
+      await capture.stop();
     },
   };
   ctx.services.gateway = gateway;

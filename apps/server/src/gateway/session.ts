@@ -5,6 +5,7 @@ import type { Socket } from 'node:net';
 import type { CommandReply, DecodedMessage } from '@carhere/protocols';
 import type { DeviceLog } from './device-log.ts';
 import type { DeviceDirectory, DeviceRef } from './directory.ts';
+import type { FrameCapture } from './frame-capture.ts';
 import type { IngestBatcher } from './ingest/batcher.ts';
 import { type PreparedMessage, prepareMessage } from './ingest/prepare.ts';
 import { type DerivedAlarmMemory, newDerivedAlarmMemory, OFFLINE_ALARM } from './ingest/rules.ts';
@@ -22,6 +23,8 @@ export interface SessionContext {
   batcher: IngestBatcher;
   state: DeviceStateWriter;
   log: DeviceLog;
+  /** Raw frame capture switched on per IMEI by staff (factory log/search); absent in some tests. */
+  capture?: FrameCapture;
   maxBadFrames: number;
   maxGarbageBytes: number;
   /** A device finished logging in: deliver its offline commands, tell other gateway processes, activate it. */
@@ -102,6 +105,19 @@ export class Session implements RegisteredSession {
 
   private handleFrame(frame: Uint8Array): void {
     const res = this.codec.decode(frame);
+    const capture = this.ctx.capture;
+    if (capture) {
+      const terminalId = this.device?.terminalId ?? (res.ok ? res.message.terminalId : undefined);
+      if (capture.active(terminalId))
+        capture.record(
+          terminalId as string,
+          this.codec.protocol,
+          'in',
+          frame,
+          res.ok ? res.message : { error: 'undecodable' },
+          this.remote,
+        );
+    }
     if (!res.ok) {
       this.badFrames++;
       return;
@@ -246,6 +262,16 @@ export class Session implements RegisteredSession {
     const { bytes, key } = this.codec.encodeCommand(content, commandId);
     this.awaiting.set(key, commandId);
     this.socket.write(bytes);
+    const terminalId = this.device?.terminalId;
+    if (this.ctx.capture?.active(terminalId))
+      this.ctx.capture.record(
+        terminalId as string,
+        this.codec.protocol,
+        'out',
+        bytes,
+        { commandId, content },
+        this.remote,
+      );
     return true;
   }
 
