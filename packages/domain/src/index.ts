@@ -14,6 +14,7 @@ export * from './permissions.ts';
 export * from './result.ts';
 export * from './roles.ts';
 export * from './routes.ts';
+export * from './spreadsheet.ts';
 export * from './statistics.ts';
 export * from './table.ts';
 export * from './tasks.ts';

@@ -219,6 +219,12 @@ const CN_EN_MESSAGES = {
     cn: '该NB-IoT设备ID已属于另一台设备',
     en: 'This NB-IoT device id already belongs to another device',
   },
+
+  // NB-IoT push callbacks (server answers to the IoT platform).
+  'nb.callbackTokenUnset': {
+    cn: 'NB-IoT 回调已关闭：服务器未配置 NB_CALLBACK_TOKEN',
+    en: 'NB-IoT callbacks are closed: NB_CALLBACK_TOKEN is not configured on the server',
+  },
 } as const satisfies Record<string, MessageTexts>;
 
 export type MessageKey = keyof typeof CN_EN_MESSAGES;

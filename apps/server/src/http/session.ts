@@ -15,6 +15,8 @@ export interface SessionUser {
   lang: string;
   timeZone: string;
   sessionId: string;
+  /** A "try it out" session: read-only except commands to the demo's own devices (http/operations.ts). */
+  demo: boolean;
 }
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -25,6 +27,7 @@ export async function createSession(
   req: FastifyRequest,
   userId: string,
   remember: boolean,
+  demo = false,
 ): Promise<void> {
   const token = randomBytes(32).toString('base64url');
   const ttlMs = remember ? ctx.config.rememberDays * 86_400_000 : ctx.config.sessionHours * 3_600_000;
@@ -38,6 +41,7 @@ export async function createSession(
       ip: req.ip,
       user_agent: String(req.headers['user-agent'] ?? '').slice(0, 300),
       expires_at: expires,
+      demo,
     })
     .execute();
   reply.setCookie(SESSION_COOKIE, token, {
@@ -59,6 +63,7 @@ export async function loadSession(ctx: AppContext, req: FastifyRequest): Promise
     .select([
       's.id as sid',
       's.expires_at',
+      's.demo',
       'u.id',
       'u.username',
       'u.nickname',
@@ -83,6 +88,7 @@ export async function loadSession(ctx: AppContext, req: FastifyRequest): Promise
     lang: row.lang,
     timeZone: row.time_zone,
     sessionId: row.sid,
+    demo: row.demo,
   };
 }
 

@@ -126,4 +126,6 @@ export const MESSAGES_MY: MessageTranslation = {
   'oil.offlineSaved': 'သိမ်းပြီးပါပြီ၊ စက်ပစ္စည်း နောက်တစ်ကြိမ် ချိတ်ဆက်သည့်အခါ အမိန့်ကို ထပ်မံပို့ပါမည်!',
   'factory.imeiUnknown': 'ဤ IMEI ကို မှတ်ပုံမတင်ရသေးပါ',
   'factory.nbIdTaken': 'ဤ NB-IoT စက်ပစ္စည်း ID သည် အခြားစက်ပစ္စည်းတစ်ခုနှင့် သက်ဆိုင်ပြီးဖြစ်သည်',
+
+  'nb.callbackTokenUnset': 'NB-IoT callback များကို ပိတ်ထားသည်- ဆာဗာတွင် NB_CALLBACK_TOKEN မသတ်မှတ်ရသေးပါ',
 };

@@ -125,4 +125,6 @@ export const MESSAGES_VI: MessageTranslation = {
   'oil.offlineSaved': 'Đã lưu; lệnh sẽ được gửi lại khi thiết bị kết nối lần tới!',
   'factory.imeiUnknown': 'IMEI này chưa được đăng ký',
   'factory.nbIdTaken': 'ID thiết bị NB-IoT này đã thuộc về một thiết bị khác',
+
+  'nb.callbackTokenUnset': 'Callback NB-IoT đang đóng: máy chủ chưa cấu hình NB_CALLBACK_TOKEN',
 };
