@@ -83,7 +83,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions): Promise<
     if (!route.schema || route.schema.hide) return;
     if (route.config?.public) route.schema = { ...route.schema, security: [] };
     else if (route.config?.permission?.length)
-      route.schema = { ...route.schema, 'x-permissions': route.config.permission };
+      route.schema = { ...route.schema, 'x-permissions': route.config.permission } as typeof route.schema;
   });
 
   app.decorateRequest('user', null);
