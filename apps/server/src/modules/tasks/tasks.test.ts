@@ -10,7 +10,6 @@ import {
   addDevice,
   adminClient,
   createGatewayTestServer,
-  demoClient,
   type GatewayTestServer,
   newTerminalId,
   simulatedDevice,
@@ -46,11 +45,22 @@ describe('tasks: one command to many devices', () => {
   let server: GatewayTestServer;
   let admin: ApiClient;
   let demo: ApiClient;
+  let customerId: string;
 
   beforeAll(async () => {
     server = await createGatewayTestServer({ commandTimeoutMs: 3000, offlineCommandTtlHours: 2 });
     admin = await adminClient(server);
-    demo = await demoClient(server);
+    // A customer (role user, main:command) with devices of its own; the demo account is read-only.
+    demo = await userClient(server, 'task-customer', 3);
+    customerId = String(
+      (
+        await server.ctx.db
+          .selectFrom('users')
+          .select('id')
+          .where('username', '=', 'task-customer')
+          .executeTakeFirstOrThrow()
+      ).id,
+    );
   });
   afterAll(async () => {
     await server.close();
@@ -107,7 +117,7 @@ describe('tasks: one command to many devices', () => {
 
   it('cancels the open items of a task and their queued commands', async () => {
     const off = newTerminalId('gt06');
-    await addDevice(server, off, 'gt06');
+    await addDevice(server, off, 'gt06', { userId: customerId });
     const created = await demo.post<Task>('/task/create', { content: 'WHERE#', terminalIDs: [off] });
     expect(created.status).toBe(200);
     const cancelled = await demo.post<{ cancelled: number; task: Task }>('/task/cancel', { id: created.data.id });
