@@ -10,6 +10,8 @@ import { type SeedResult, seedFirstRun } from './db/seed.ts';
 import { buildApp } from './http/app.ts';
 import type { App } from './http/types.ts';
 import { routeModules } from './modules/index.ts';
+import { startLogCleanup } from './modules/logs/cleanup.ts';
+import { SystemLog } from './modules/logs/systemLog.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const defaultWebDist = resolve(here, '../../web/dist');
@@ -43,11 +45,16 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const seed = await seedFirstRun(dbHandle.db, config.adminPassword);
   const bus = await createBus(config.busUrl, undefined, config.busPrefix);
   const ctx: AppContext = { config, db: dbHandle.db, dbHandle, bus, services: {} };
+  // Server warnings and errors are kept for the factory's system log (log/monitor).
+  const systemLog = new SystemLog(dbHandle.db);
+  ctx.services.systemLog = systemLog;
   const app = await buildApp(ctx, {
     modules: routeModules,
     webDist: config.webDist ?? defaultWebDist,
-    logger: opts.logger ? { level: config.logLevel } : false,
+    logger: opts.logger ? { level: config.logLevel, hooks: { logMethod: systemLog.pinoHook() } } : false,
   });
+  // Log retention: the one timer that keeps every log bounded (to move to the job queue when it lands).
+  const stopCleanup = startLogCleanup(ctx, (err) => app.log.error({ err }, 'log cleanup failed'));
   let url = '';
   if (opts.listen !== false) {
     url = await app.listen({ port: config.port, host: config.host });
@@ -67,7 +74,9 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       if (stopped) return;
       stopped = true;
       for (const c of components.reverse()) await c.stop();
+      stopCleanup();
       await app.close();
+      await systemLog.close();
       await bus.close();
       await dbHandle.close();
     },

@@ -3,6 +3,7 @@ export * from './access.ts';
 export * from './accountRules.ts';
 export * from './catalogues/index.ts';
 export * from './commands.ts';
+export * from './connections.ts';
 export * from './constants.ts';
 export * from './dateSearch.ts';
 export * from './deviceList.ts';

@@ -4,7 +4,9 @@ import { agentRoutes } from './agent/routes.ts';
 import { auditRoutes } from './audit/routes.ts';
 import { authRoutes } from './auth/routes.ts';
 import { deviceRoutes } from './device/routes.ts';
+import { factoryRoutes } from './factory/routes.ts';
 import { fenceRoutes } from './fence/routes.ts';
+import { logRoutes } from './logs/routes.ts';
 import { mapRoutes } from './map/routes.ts';
 import { noticeRoutes } from './notice/routes.ts';
 import { quotaRoutes } from './quota/routes.ts';
@@ -15,7 +17,7 @@ import { userRoutes } from './user/routes.ts';
 export const routeModules: RouteModule[] = [systemRoutes, authRoutes, userRoutes, fenceRoutes, mapRoutes, noticeRoutes];
 routeModules.push(quotaRoutes, deviceRoutes, agentRoutes, auditRoutes);
 // Tasks (many-device work) before the gateway's modules: /command/addBatch makes its batches through them.
-routeModules.push(taskRoutes);
+routeModules.push(taskRoutes, logRoutes, factoryRoutes);
 
 import { gatewayRouteModules } from '../gateway/routes.ts';
 
