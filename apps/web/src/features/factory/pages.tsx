@@ -6,4 +6,11 @@ import type { ComponentType } from 'react';
 
 export type PageLoader = () => Promise<{ default: ComponentType }>;
 
-export const factoryPages: Record<string, PageLoader> = {};
+export const factoryPages: Record<string, PageLoader> = {
+  'log/search': () => import('./logs/DeviceLogPage.tsx'),
+  'log/monitor': () => import('./logs/SystemLogPage.tsx'),
+  'log/cmdTask': () => import('./logs/CmdTaskPage.tsx'),
+  'log/deviceState': () => import('./logs/DeviceStatePage.tsx'),
+  search: () => import('./logs/Gw005Page.tsx'),
+  idManager: () => import('./logs/IdManagerPage.tsx'),
+};
