@@ -166,6 +166,20 @@ describe('tasks: one command to many devices', () => {
     expect((await admin.post('/task/get', { id: '999999999' })).status).toBe(404);
   });
 
+  it('makes the customer batch command (/command/addBatch) a task the batch search finds', async () => {
+    const off = newTerminalId('gt06');
+    await addDevice(server, off, 'gt06', { userId: customerId });
+    const batch = await demo.post<{ terminalID: string; status: string; taskId: string }[]>('/command/addBatch', {
+      terminalIDs: [off],
+      content: 'WHERE#',
+    });
+    expect(batch.status).toBe(200);
+    expect(batch.data).toMatchObject([{ terminalID: off, status: 'pending' }]);
+    const found = await demo.post<{ list: Task[] }>('/task/find', { area: 'main', kind: 'command', terminalID: off });
+    expect(found.data.list.map((t) => t.id)).toEqual([batch.data[0]?.taskId]);
+    expect(found.data.list[0]?.counts.pending).toBe(1);
+  });
+
   it('creates a 10,000-device task in one request while the API keeps answering', async () => {
     const n = 10_000;
     const base = 869000000000000 + (process.pid % 1000) * 100_000;

@@ -13,6 +13,7 @@ export const DEVICE_PAGES: SubNavItem[] = [
   { path: 'device/deviceUpdateDevicesType', labelKey: 'device:nav.deviceUpdateDevicesType' },
   { path: 'device/deviceUpdateZone', labelKey: 'device:nav.deviceUpdateZone' },
   { path: 'device/multipleCmd', labelKey: 'device:nav.multipleCmd' },
+  { path: 'device/multipleCmdSearch', labelKey: 'device:nav.multipleCmdSearch' },
   { path: 'device/userInfo', labelKey: 'device:nav.userInfo' },
   { path: 'device/passwordUpdate', labelKey: 'device:nav.passwordUpdate' },
 ];

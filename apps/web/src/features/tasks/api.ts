@@ -29,8 +29,13 @@ export interface TaskItemView {
   doneAt: string | null;
 }
 
-export const findTasks = (body: { kind?: string; terminalID?: string; pageNum: number; pageSize: number }) =>
-  api<Page<TaskView>>('/task/find', body);
+export const findTasks = (body: {
+  kind?: string;
+  area?: 'main' | 'factory';
+  terminalID?: string;
+  pageNum: number;
+  pageSize: number;
+}) => api<Page<TaskView>>('/task/find', body);
 export const getTask = (id: string) => api<TaskView>('/task/get', { id });
 export const taskItems = (body: { id: string; state?: TaskItemState; pageNum: number; pageSize: number }) =>
   api<Page<TaskItemView>>('/task/items', body);
