@@ -105,7 +105,7 @@ function AuditTab() {
     void search();
   }, []);
   return (
-    <Space direction="vertical" style={{ width: '100%' }}>
+    <Space direction="vertical" style={{ width: '100%' }} data-testid="audit-log">
       <Space>
         <Input
           placeholder={t('keyword')}
