@@ -9,9 +9,11 @@ import { migrate } from './db/migrate.ts';
 import { type SeedResult, seedFirstRun } from './db/seed.ts';
 import { buildApp } from './http/app.ts';
 import type { App } from './http/types.ts';
+import { startJobQueue } from './jobs/queue.ts';
 import { routeModules } from './modules/index.ts';
 import { startLogCleanup } from './modules/logs/cleanup.ts';
 import { SystemLog } from './modules/logs/systemLog.ts';
+import { registerStatJobs } from './modules/stat/jobs.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const defaultWebDist = resolve(here, '../../web/dist');
@@ -48,13 +50,18 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   // Server warnings and errors are kept for the factory's system log (log/monitor).
   const systemLog = new SystemLog(dbHandle.db);
   ctx.services.systemLog = systemLog;
+  const jobs = await startJobQueue(dbHandle.pool, (err) => {
+    if (opts.logger) console.error('jobs:', err instanceof Error ? err.message : err);
+  });
+  ctx.services.jobs = jobs;
+  await registerStatJobs(ctx, jobs);
   const app = await buildApp(ctx, {
     modules: routeModules,
     webDist: config.webDist ?? defaultWebDist,
     logger: opts.logger ? { level: config.logLevel, hooks: { logMethod: systemLog.pinoHook() } } : false,
   });
-  // Log retention: the one timer that keeps every log bounded (to move to the job queue when it lands).
-  const stopCleanup = startLogCleanup(ctx, (err) => app.log.error({ err }, 'log cleanup failed'));
+  // Log retention: the hourly cleanup job that keeps every log bounded.
+  const stopCleanup = await startLogCleanup(ctx, jobs, (err) => app.log.error({ err }, 'log cleanup failed'));
   let url = '';
   if (opts.listen !== false) {
     url = await app.listen({ port: config.port, host: config.host });
@@ -77,6 +84,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       stopCleanup();
       await app.close();
       await systemLog.close();
+      await jobs.stop();
       await bus.close();
       await dbHandle.close();
     },

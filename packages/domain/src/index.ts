@@ -8,6 +8,7 @@ export * from './constants.ts';
 export * from './dateSearch.ts';
 export * from './deviceList.ts';
 export * from './deviceState.ts';
+export * from './driving.ts';
 export * from './formats.ts';
 export * from './languages.ts';
 export * from './messages.ts';

@@ -3,9 +3,17 @@ import type { AuditTables } from './tables/audit.ts';
 import type { CoreTables } from './tables/core.ts';
 import type { FactoryLogTables } from './tables/factoryLogs.ts';
 import type { GatewayTables } from './tables/gateway.ts';
+import type { StatisticsTables } from './tables/statistics.ts';
 import type { WebTables } from './tables/web.ts';
 
 export type * from './tables/core.ts';
 
 /** The whole database as Kysely sees it; each area declares its own tables in tables/<area>.ts. */
-export interface Database extends CoreTables, GatewayTables, AccountsTables, WebTables, AuditTables, FactoryLogTables {}
+export interface Database
+  extends CoreTables,
+    GatewayTables,
+    AccountsTables,
+    WebTables,
+    AuditTables,
+    StatisticsTables,
+    FactoryLogTables {}

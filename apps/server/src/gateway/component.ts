@@ -4,6 +4,7 @@
 import type { AppContext } from '../context.ts';
 import type { ComponentStarter } from '../main.ts';
 import { CommandStore } from '../modules/commands/store.ts';
+import { RollupRequester } from '../modules/stat/jobs.ts';
 import { DeviceLog } from './device-log.ts';
 import { DeviceDirectory } from './directory.ts';
 import { CommandDispatcher } from './dispatcher.ts';
@@ -19,8 +20,20 @@ import { gt06Codec, jt808Codec } from './protocol-codecs.ts';
 import { PushIngest } from './push.ts';
 import { SessionRegistry } from './registry.ts';
 import { SegmentJob } from './segment-job.ts';
+
 import type { Session, SessionContext } from './session.ts';
 import { Sweeper } from './sweeper.ts';
+
+/** Statistics roll-up requests after each commit that marked devices dirty (issue 13); none without a queue. */
+function statisticsHook(
+  ctx: AppContext,
+  onError: (err: unknown) => void,
+): { onMarked(): void; stop(): void } | undefined {
+  const jobs = ctx.services.jobs;
+  if (!jobs) return undefined;
+  const requester = new RollupRequester(jobs, ctx.config.statsRollupDelaySeconds, onError);
+  return { onMarked: () => requester.request(), stop: () => requester.stop() };
+}
 
 export interface Gateway {
   options: GatewayOptions;
@@ -65,11 +78,13 @@ export async function startGateway(
   const directory = new DeviceDirectory(ctx);
   const registry = new SessionRegistry(options.idleMs);
   const state = new DeviceStateWriter(pool, ctx.bus, options.stateFlushMs, onError);
+  const statistics = statisticsHook(ctx, onError);
   const batcher = new IngestBatcher(pool, ctx.bus, partitions, state, {
     maxBatchRows: options.maxBatchRows,
     writers: options.writers,
     highWaterRows: options.highWaterRows,
     onError,
+    statistics,
   });
   const log = new DeviceLog(ctx.db, onError);
   const capture = new FrameCapture(ctx.db, ctx.bus, onError);
@@ -167,6 +182,7 @@ export async function startGateway(
       segments.stop();
       directory.stop();
       await batcher.close();
+      statistics?.stop();
       await state.stop();
       await log.flush();
       await capture.stop();

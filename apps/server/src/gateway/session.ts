@@ -185,7 +185,8 @@ export class Session implements RegisteredSession {
     }
     if (msg.commandReply) this.ctx.onReply(this, msg.commandReply);
     const now = Date.now();
-    this.alarmMemory ??= newDerivedAlarmMemory();
+    this.alarmMemory ??= newDerivedAlarmMemory(device.speedLimit);
+    this.alarmMemory.speedLimit = device.speedLimit;
     const { positions, rejected, alarms, status } = prepareMessage(msg, this.alarmMemory, now);
     if (rejected > 0) {
       this.ctx.log.write({

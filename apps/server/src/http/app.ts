@@ -6,7 +6,7 @@ import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import fastifyWebsocket from '@fastify/websocket';
-import Fastify, { type FastifyError, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyError, type FastifyRequest, type FastifySchema } from 'fastify';
 import {
   hasZodFastifySchemaValidationErrors,
   jsonSchemaTransform,
@@ -83,8 +83,13 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions): Promise<
   app.addHook('onRoute', (route) => {
     if (!route.schema || route.schema.hide) return;
     if (route.config?.public) route.schema = { ...route.schema, security: [] };
-    else if (route.config?.permission?.length)
-      route.schema = { ...route.schema, 'x-permissions': route.config.permission } as typeof route.schema;
+    else if (route.config?.permission?.length) {
+      const documented: FastifySchema & { 'x-permissions': string[] } = {
+        ...route.schema,
+        'x-permissions': route.config.permission,
+      };
+      route.schema = documented;
+    }
   });
 
   app.decorateRequest('user', null);

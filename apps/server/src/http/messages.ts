@@ -11,7 +11,6 @@ const SERVER_ONLY: Record<string, { cn: string; en: string }> = {
     cn: '登录尝试过多，请 {minutes} 分钟后再试',
     en: 'Too many login attempts, please try again in {minutes} minutes',
   },
-  invalidParam: { cn: '参数错误：{field}', en: 'Invalid parameter: {field}' },
   demoDisabled: { cn: '体验账号未开放', en: 'The demo account is not available' },
   'device.notFound': { cn: '设备不存在：{terminalID}', en: 'Device not found: {terminalID}' },
   'device.batchLimit': {
@@ -48,6 +47,7 @@ const SERVER_ONLY: Record<string, { cn: string; en: string }> = {
 /** The foundation's short keys and the domain keys they stand for. */
 const ALIASES: Record<string, string> = {
   serverBusy: 'http.serverBusy',
+  invalidParam: 'http.invalidParam',
   noPermissionAccount: 'permission.denied',
   noData: 'common.noData',
   // Login answers: the domain carries the spec's exact wording (§8) in every language.

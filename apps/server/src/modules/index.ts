@@ -10,12 +10,13 @@ import { logRoutes } from './logs/routes.ts';
 import { mapRoutes } from './map/routes.ts';
 import { noticeRoutes } from './notice/routes.ts';
 import { quotaRoutes } from './quota/routes.ts';
+import { statRoutes } from './stat/routes.ts';
 import { systemRoutes } from './system/routes.ts';
 import { taskRoutes } from './tasks/routes.ts';
 import { userRoutes } from './user/routes.ts';
 
 export const routeModules: RouteModule[] = [systemRoutes, authRoutes, userRoutes, fenceRoutes, mapRoutes, noticeRoutes];
-routeModules.push(quotaRoutes, deviceRoutes, agentRoutes, auditRoutes);
+routeModules.push(quotaRoutes, deviceRoutes, agentRoutes, auditRoutes, statRoutes);
 // Tasks (many-device work) before the gateway's modules: /command/addBatch makes its batches through them.
 routeModules.push(taskRoutes, logRoutes, factoryRoutes);
 

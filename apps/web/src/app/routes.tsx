@@ -13,6 +13,7 @@ import {
 } from '@ant-design/icons';
 import type { ComponentType, ReactNode } from 'react';
 import { accountRoutes } from '../features/agent/routes.tsx';
+import { countRoutes } from '../features/count/routes.tsx';
 
 export interface FeatureRoute {
   /** Path below /index, e.g. 'home' or 'device/deviceList'. */
@@ -84,4 +85,4 @@ export const featureRoutes: FeatureRoute[] = [
     menu: { labelKey: 'common:menu.helpInterface', icon: <ApiOutlined />, order: 900 },
   },
 ];
-featureRoutes.push(...accountRoutes);
+featureRoutes.push(...accountRoutes, ...countRoutes);

@@ -1,9 +1,11 @@
 // Retention of the logs (factory log/*): days per log kind (log_retention rows, defaults below) and row caps, so
-// no log grows without bound. One periodic cleanup, started by main.ts.
-// TODO(job queue): when the job queue of branch stats-server lands in main, run `cleanupLogs` as a recurring job
-// there instead of this timer (startLogCleanup is the only place that schedules it).
+// no log grows without bound. The cleanup runs as a job on the job queue (jobs/queue.ts): every process asks
+// for it hourly, the queue keeps one job per hour (singleton slot), one worker runs it.
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.ts';
+import type { JobQueue } from '../../jobs/queue.ts';
+
+export const LOG_CLEANUP_JOB = 'logs.cleanup';
 
 export const LOG_KINDS = ['deviceLog', 'frameLog', 'systemLog', 'commandLog', 'task'] as const;
 export type LogKind = (typeof LOG_KINDS)[number];
@@ -53,11 +55,24 @@ export async function cleanupLogs(ctx: Pick<AppContext, 'db'>): Promise<Record<s
   return out;
 }
 
-/** The single timer that runs the cleanup: a minute after start, then hourly. Returns its stop function. */
-export function startLogCleanup(ctx: Pick<AppContext, 'db'>, onError: (err: unknown) => void, everyMs = 3_600_000) {
-  const run = () => void cleanupLogs(ctx).catch(onError);
-  const first = setTimeout(run, Math.min(60_000, everyMs));
-  const timer = setInterval(run, everyMs);
+/**
+ * Registers the cleanup job and asks for it a minute after start, then hourly (one job per hour slot whatever
+ * the number of processes). Returns the stop function of the requesting timer.
+ */
+export async function startLogCleanup(
+  ctx: Pick<AppContext, 'db'>,
+  jobs: JobQueue,
+  onError: (err: unknown) => void,
+  everyMs = 3_600_000,
+): Promise<() => void> {
+  await jobs.work(LOG_CLEANUP_JOB, async () => {
+    await cleanupLogs(ctx);
+  });
+  const slot = Math.max(1, Math.round(everyMs / 1000));
+  const request = () =>
+    void jobs.enqueue(LOG_CLEANUP_JOB, {}, { singletonKey: LOG_CLEANUP_JOB, singletonSeconds: slot }).catch(onError);
+  const first = setTimeout(request, Math.min(60_000, everyMs));
+  const timer = setInterval(request, everyMs);
   first.unref();
   timer.unref();
   return () => {
