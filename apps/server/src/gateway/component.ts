@@ -9,6 +9,7 @@ import { DeviceLog } from './device-log.ts';
 import { DeviceDirectory } from './directory.ts';
 import { CommandDispatcher } from './dispatcher.ts';
 import { type DeviceChangedNotice, Subjects } from './events.ts';
+import { FrameCapture } from './frame-capture.ts';
 import { IngestBatcher } from './ingest/batcher.ts';
 import { PartitionManager } from './ingest/partitions.ts';
 import { DeviceStateWriter } from './ingest/state-writer.ts';
@@ -50,6 +51,7 @@ export interface Gateway {
   log: DeviceLog;
   /** Per-model settings (bad checksums accepted, offline alarm threshold). */
   models: ModelSettings;
+  capture: FrameCapture;
   /** Commands to NB-IoT devices through the IoT platform, and their replies from push callbacks. */
   nb: NbCommands;
   stop(): Promise<void>;
@@ -91,6 +93,8 @@ export async function startGateway(
   const log = new DeviceLog(ctx.db, onError);
   const models = new ModelSettings(ctx.db, onError);
   await models.start();
+  const capture = new FrameCapture(ctx.db, ctx.bus, onError);
+  await capture.start();
   const store = new CommandStore(ctx.db, ctx.bus);
   const nb = new NbCommands(ctx.db, store, options.nbDownlink, options.commandTimeoutMs, onError);
   const dispatcher = new CommandDispatcher(store, registry, ctx.bus, onError, nb);
@@ -112,6 +116,7 @@ export async function startGateway(
     batcher,
     state,
     log,
+    capture,
     maxBadFrames: options.maxBadFrames,
     maxGarbageBytes: options.maxGarbageBytes,
     models,
@@ -175,6 +180,7 @@ export async function startGateway(
     segments,
     log,
     models,
+    capture,
     nb,
     stop: async () => {
       if (stopped) return;
@@ -194,6 +200,7 @@ export async function startGateway(
       statistics?.stop();
       await state.stop();
       await log.flush();
+      await capture.stop();
     },
   };
   ctx.services.gateway = gateway;

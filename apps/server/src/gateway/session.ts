@@ -5,6 +5,7 @@ import type { Socket } from 'node:net';
 import type { CommandReply, DecodedMessage, ProtocolName } from '@carhere/protocols';
 import type { DeviceLog } from './device-log.ts';
 import type { DeviceDirectory, DeviceRef } from './directory.ts';
+import type { FrameCapture } from './frame-capture.ts';
 import type { IngestBatcher } from './ingest/batcher.ts';
 import { type PreparedMessage, prepareMessage } from './ingest/prepare.ts';
 import { type DerivedAlarmMemory, newDerivedAlarmMemory } from './ingest/rules.ts';
@@ -24,6 +25,8 @@ export interface SessionContext {
   batcher: IngestBatcher;
   state: DeviceStateWriter;
   log: DeviceLog;
+  /** Raw frame capture switched on per IMEI by staff (factory log/search); absent in some tests. */
+  capture?: FrameCapture;
   maxBadFrames: number;
   maxGarbageBytes: number;
   /** Per-model settings: which models may send bad checksums. */
@@ -142,6 +145,20 @@ export class Session implements RegisteredSession {
     const device = this.device;
     let res = this.codec.decode(frame, device ? this.ctx.models.acceptsBadChecksums(device.deviceType) : false);
     let checksumBad = false;
+    // Staff see every frame of a captured device, corrupted ones included (before the checksum verdict).
+    const capture = this.ctx.capture;
+    if (capture) {
+      const terminalId = this.device?.terminalId ?? (res.ok ? res.message.terminalId : undefined);
+      if (capture.active(terminalId))
+        capture.record(
+          terminalId as string,
+          this.codec.protocol,
+          'in',
+          frame,
+          res.ok ? res.message : { error: res.error.code },
+          this.remote,
+        );
+    }
     if (!res.ok && res.error.code === 'bad_checksum') {
       if (device) {
         // Dropped and logged; not garbage: the connection keeps working.
@@ -414,6 +431,16 @@ export class Session implements RegisteredSession {
     const { bytes, key } = this.codec.encodeCommand(content, commandId);
     this.awaiting.set(key, commandId);
     this.socket.write(bytes);
+    const terminalId = this.device?.terminalId;
+    if (this.ctx.capture?.active(terminalId))
+      this.ctx.capture.record(
+        terminalId as string,
+        this.codec.protocol,
+        'out',
+        bytes,
+        { commandId, content },
+        this.remote,
+      );
     return true;
   }
 
