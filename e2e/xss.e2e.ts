@@ -1,8 +1,9 @@
-// Stored XSS (issue 12): markup stored through the API in every user-editable text field (plates, SIM, ICCID, usernames and telephones are validated to their own forms) is shown as text on
-// every screen that shows it — the monitoring map (car labels, popups), the device list, the fence screen and
-// its map tooltips, alarms, command records, the account list, the API key list and the maintenance notice —
-// and nothing runs: no payload sets window.__xss, no dialog opens, and the harness fails the test on any CSP
-// violation or any string that reached Leaflet without the escaper.
+// Stored XSS (issue 12): markup stored through the API in every free-text field (plates, SIM, ICCID,
+// usernames and telephones are validated to their own forms and cannot hold markup) is shown as text on every
+// screen that shows it — the maintenance notice, the monitoring page (list, car label on the map, popup), the
+// device list, the fence list and its map tooltip, alarms, command records, the account list and the API key
+// list — and nothing runs: no payload sets window.__xss, no dialog opens, no payload element is in the page,
+// and the harness fails the test on any CSP violation or any string that reached Leaflet without the escaper.
 import type { SimulatedDevice } from '@carhere/simulator';
 import { VehicleTrack } from '@carhere/simulator';
 import type { Browser, Page } from 'playwright-core';

@@ -5,6 +5,7 @@ import { BEIJING, Fleet } from '@carhere/simulator';
 import type { AppContext } from '../context.ts';
 import type { ComponentStarter } from '../main.ts';
 import { FENCE_CHANGED_SUBJECT } from '../modules/fence/detector.ts';
+import { DEMO_HISTORY_DAYS, writeDemoHistory } from '../modules/stat/demo-history.ts';
 
 const SEEDED_SETTING = 'demo_fleet_seeded';
 export const DEMO_GT06_FIRST = '868120000000000';
@@ -98,12 +99,33 @@ export async function seedDemoDevices(ctx: AppContext, count: number): Promise<n
   });
 }
 
+/** 30 days of past driving for the demo devices, with their daily statistics rows (first start only). */
+export async function seedDemoHistory(ctx: AppContext): Promise<void> {
+  const devices = await ctx.db
+    .selectFrom('devices as d')
+    .innerJoin('users as u', 'u.id', 'd.user_id')
+    .select('d.id')
+    .where('u.username', '=', 'demo')
+    .execute();
+  const r = await writeDemoHistory(
+    ctx.dbHandle.pool,
+    devices.map((d) => String(d.id)),
+  );
+  console.log(
+    `  Demo history: ${DEMO_HISTORY_DAYS} days, ${r.fixes} fixes and ${r.alarms} alarms for ${devices.length} devices, with their daily statistics, in ${(r.ms / 1000).toFixed(1)} s`,
+  );
+}
+
 export const demoFleetStarter: ComponentStarter = async (ctx) => {
   const gateway = ctx.services.gateway;
   if (!ctx.config.demo || !gateway) return null;
   const o = demoFleetOptionsFrom();
   if (o.devices === 0) return null;
-  if ((await seedDemoDevices(ctx, o.devices)) > 0) ctx.bus.publish(FENCE_CHANGED_SUBJECT, { origin: 'demo-fleet' });
+  const created = await seedDemoDevices(ctx, o.devices);
+  if (created > 0) {
+    ctx.bus.publish(FENCE_CHANGED_SUBJECT, { origin: 'demo-fleet' });
+    await seedDemoHistory(ctx);
+  }
   const gt06 = Math.ceil(o.devices / 2);
   const fleets = [
     new Fleet({

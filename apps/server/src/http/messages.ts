@@ -2,7 +2,14 @@
 // language, English as the fallback). A few texts exist only on the server (rate limit, parameter errors);
 // the foundation's short keys are aliases of the domain's keys. Unknown keys are returned unchanged so a
 // literal text still reaches the user.
-import { interpolate, isMessageKey, type MessageParams, translate as translateDomain } from '@carhere/domain';
+import {
+  factoryText,
+  interpolate,
+  isFactoryTextKey,
+  isMessageKey,
+  type MessageParams,
+  translate as translateDomain,
+} from '@carhere/domain';
 
 /** Texts the domain catalogue does not carry (server-only answers). English is the fallback. */
 const SERVER_ONLY: Record<string, { cn: string; en: string }> = {
@@ -63,10 +70,11 @@ export function resolveMessage(key: string, lang: string, params: MessageParams 
   if (own) return interpolate(lang === 'cn' ? own.cn : own.en, params);
   const domainKey = ALIASES[key] ?? key;
   if (isMessageKey(domainKey)) return translateDomain(domainKey, lang, params);
+  if (isFactoryTextKey(key)) return factoryText(key, lang, params);
   return interpolate(key, params);
 }
 
 /** True when a key has a text (domain catalogue, alias or server-only). */
 export function hasMessage(key: string): boolean {
-  return key in SERVER_ONLY || isMessageKey(ALIASES[key] ?? key);
+  return key in SERVER_ONLY || isMessageKey(ALIASES[key] ?? key) || isFactoryTextKey(key);
 }

@@ -4,7 +4,7 @@
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { translate } from '@carhere/domain';
+import { neutraliseCell, statColumnLabel } from '@carhere/domain';
 import ExcelJS from 'exceljs';
 import type { AppContext } from '../../context.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
@@ -18,16 +18,14 @@ export const EXPORT_JOB = 'stats.export';
 const DEVICE_CHUNK = 100;
 
 /**
- * A cell as text or number, neutralised against formula injection: text starting with = + - @ or a tab / CR
- * gets a leading apostrophe so spreadsheet programs show it as text.
- * TODO(websec): use the domain's cell-neutralising helper once the websec branch lands it in main.
+ * A cell as text or number, neutralised against formula injection by the domain's neutraliseCell (text
+ * starting with = + - @ or a tab / CR gets a leading apostrophe so spreadsheet programs show it as text).
  */
 export function safeCell(v: unknown): string | number | null {
   if (v === null || v === undefined) return null;
   if (typeof v === 'number') return Number.isFinite(v) ? v : null;
   if (typeof v === 'boolean') return v ? 1 : 0;
-  const s = String(v);
-  return /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
+  return neutraliseCell(String(v));
 }
 
 export function exportDirOf(ctx: AppContext): string {
@@ -119,7 +117,7 @@ export async function runExport(ctx: AppContext, exportId: string, progress: (f:
       useSharedStrings: false,
     });
     const sheet = workbook.addWorksheet(kind);
-    sheet.addRow(columns.map((c) => translate(c.label, row.lang))).commit();
+    sheet.addRow(columns.map((c) => statColumnLabel(c.field, row.lang))).commit();
     const caller = { id: String(row.user_id), role: row.role, path: row.path, lang: row.lang };
     await rowsOf(
       ctx,
