@@ -59,6 +59,7 @@ export const READ_OPERATIONS: ReadonlySet<string> = new Set([
   'POST /api/battery',
   'POST /api/audit/find',
   // Statistics (modules/stat); an export only creates the caller's own job and file.
+  'POST /api/gateway/modelSettings/find',
   'POST /api/stat/find',
   'POST /api/stat/findAllMileage',
   'POST /api/stat/findByUserIds',
