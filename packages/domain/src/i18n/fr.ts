@@ -7,6 +7,18 @@ export const MESSAGES_FR: MessageTranslation = {
   'login.202': 'Mot de passe incorrect',
   'login.208': 'Compte utilisateur expiré',
   'login.209': "Nom d'utilisateur ou mot de passe incorrect",
+  'login.rateLimited': 'Trop de tentatives de connexion, veuillez réessayer dans {seconds} secondes',
+  'login.totpRequired': "Saisissez le code à 6 chiffres de votre application d'authentification",
+  'login.totpWrong': 'Le code de vérification est incorrect',
+  'login.ticketExpired': 'La connexion a expiré, veuillez saisir à nouveau votre mot de passe',
+  'account.mustChangePassword': 'Vous devez changer votre mot de passe avant de continuer',
+  'account.totpEnrolRequired':
+    'Ce compte doit utiliser la connexion à deux facteurs : configurez-la avant de continuer',
+  'account.totpNotPending': "Commencez d'abord la configuration à deux facteurs",
+  'account.totpAlreadyEnabled': 'La connexion à deux facteurs est déjà activée',
+  'account.totpNotEnabled': "La connexion à deux facteurs n'est pas activée",
+  'account.passwordUnchanged': "Le nouveau mot de passe doit être différent de l'actuel",
+  'http.tooManyRequests': 'Trop de requêtes, veuillez réessayer dans {seconds} secondes',
   'session.407': 'Votre session a expiré, veuillez vous reconnecter',
   'session.loginRequired': "Veuillez d'abord vous connecter",
 
