@@ -33,8 +33,15 @@ export interface LoginSecuritySetting {
  * the two-factor enrolment. Every other call answers 403 with what must be done first.
  */
 const RESTRICTED_ALLOWED: Record<SignInRestriction, ReadonlySet<string>> = {
-  changePassword: new Set(['/api/session', '/api/logout', '/api/user/checkUserPassword']),
-  enrolTotp: new Set(['/api/session', '/api/logout', '/api/user/totp/setup', '/api/user/totp/enable']),
+  changePassword: new Set(['/api/session', '/api/logout', '/api/user/checkUserPassword', '/api/user/checkPassword']),
+  // The administrator who turns the requirement on keeps the switch (to turn it off again) while enrolling.
+  enrolTotp: new Set([
+    '/api/session',
+    '/api/logout',
+    '/api/user/totp/setup',
+    '/api/user/totp/enable',
+    '/api/system/loginSecurity',
+  ]),
 };
 const RESTRICTION_MESSAGE: Record<SignInRestriction, string> = {
   changePassword: 'account.mustChangePassword',
