@@ -31,6 +31,7 @@ const CN_EN_MESSAGES = {
     en: 'Enter the 6-digit code from your authenticator app',
   },
   'login.totpWrong': { cn: '验证码错误', en: 'The verification code is wrong' },
+  'login.backToPassword': { cn: '返回密码登录', en: 'Back to the password' },
   'login.ticketExpired': {
     cn: '登录已超时，请重新输入密码',
     en: 'The sign-in has expired, please enter your password again',

@@ -10,6 +10,7 @@ export const MESSAGES_ES: MessageTranslation = {
   'login.rateLimited': 'Demasiados intentos de inicio de sesión, vuelva a intentarlo en {seconds} segundos',
   'login.totpRequired': 'Introduzca el código de 6 dígitos de su aplicación de autenticación',
   'login.totpWrong': 'El código de verificación es incorrecto',
+  'login.backToPassword': 'Volver a la contraseña',
   'login.ticketExpired': 'El inicio de sesión ha caducado, vuelva a introducir su contraseña',
   'account.mustChangePassword': 'Debe cambiar su contraseña antes de continuar',
   'account.totpEnrolRequired': 'Esta cuenta debe usar el inicio de sesión en dos pasos: configúrelo antes de continuar',

@@ -10,6 +10,7 @@ export const MESSAGES_FR: MessageTranslation = {
   'login.rateLimited': 'Trop de tentatives de connexion, veuillez réessayer dans {seconds} secondes',
   'login.totpRequired': "Saisissez le code à 6 chiffres de votre application d'authentification",
   'login.totpWrong': 'Le code de vérification est incorrect',
+  'login.backToPassword': 'Revenir au mot de passe',
   'login.ticketExpired': 'La connexion a expiré, veuillez saisir à nouveau votre mot de passe',
   'account.mustChangePassword': 'Vous devez changer votre mot de passe avant de continuer',
   'account.totpEnrolRequired':

@@ -10,6 +10,7 @@ export const MESSAGES_KM: MessageTranslation = {
   'login.rateLimited': 'ការព្យាយាមចូលច្រើនពេក សូមព្យាយាមម្តងទៀតក្នុងរយៈពេល {seconds} វិនាទី',
   'login.totpRequired': 'បញ្ចូលលេខកូដ 6 ខ្ទង់ពីកម្មវិធីផ្ទៀងផ្ទាត់របស់អ្នក',
   'login.totpWrong': 'លេខកូដផ្ទៀងផ្ទាត់មិនត្រឹមត្រូវ',
+  'login.backToPassword': 'ត្រឡប់ទៅពាក្យសម្ងាត់វិញ',
   'login.ticketExpired': 'ការចូលបានផុតកំណត់ សូមបញ្ចូលពាក្យសម្ងាត់ម្តងទៀត',
   'account.mustChangePassword': 'អ្នកត្រូវប្តូរពាក្យសម្ងាត់របស់អ្នកមុននឹងបន្ត',
   'account.totpEnrolRequired': 'គណនីនេះត្រូវប្រើការចូលពីរជំហាន៖ សូមរៀបចំវាមុននឹងបន្ត',

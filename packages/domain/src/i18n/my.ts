@@ -10,6 +10,7 @@ export const MESSAGES_MY: MessageTranslation = {
   'login.rateLimited': 'ဝင်ရောက်ရန် ကြိုးစားမှု များလွန်းသည်၊ {seconds} စက္ကန့်အကြာတွင် ထပ်မံကြိုးစားပါ',
   'login.totpRequired': 'အထောက်အထားစိစစ်သည့်အက်ပ်မှ ဂဏန်း ၆ လုံးကုဒ်ကို ထည့်ပါ',
   'login.totpWrong': 'အတည်ပြုကုဒ် မှားယွင်းနေပါသည်',
+  'login.backToPassword': 'စကားဝှက်သို့ ပြန်သွားရန်',
   'login.ticketExpired': 'ဝင်ရောက်မှု သက်တမ်းကုန်သွားပါပြီ၊ စကားဝှက်ကို ထပ်မံထည့်ပါ',
   'account.mustChangePassword': 'ဆက်မလုပ်မီ သင့်စကားဝှက်ကို ပြောင်းရပါမည်',
   'account.totpEnrolRequired': 'ဤအကောင့်သည် အဆင့်နှစ်ဆင့် ဝင်ရောက်မှုကို အသုံးပြုရမည်၊ ဆက်မလုပ်မီ စီစဉ်သတ်မှတ်ပါ',

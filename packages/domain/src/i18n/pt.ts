@@ -10,6 +10,7 @@ export const MESSAGES_PT: MessageTranslation = {
   'login.rateLimited': 'Muitas tentativas de login, tente novamente em {seconds} segundos',
   'login.totpRequired': 'Digite o código de 6 dígitos do seu aplicativo autenticador',
   'login.totpWrong': 'O código de verificação está incorreto',
+  'login.backToPassword': 'Voltar para a senha',
   'login.ticketExpired': 'O login expirou, digite sua senha novamente',
   'account.mustChangePassword': 'Você precisa alterar sua senha antes de continuar',
   'account.totpEnrolRequired': 'Esta conta deve usar login em duas etapas: configure antes de continuar',

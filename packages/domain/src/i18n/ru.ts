@@ -10,6 +10,7 @@ export const MESSAGES_RU: MessageTranslation = {
   'login.rateLimited': 'Слишком много попыток входа, повторите через {seconds} с',
   'login.totpRequired': 'Введите 6-значный код из приложения-аутентификатора',
   'login.totpWrong': 'Неверный код подтверждения',
+  'login.backToPassword': 'Вернуться к паролю',
   'login.ticketExpired': 'Время входа истекло, введите пароль ещё раз',
   'account.mustChangePassword': 'Перед продолжением необходимо сменить пароль',
   'account.totpEnrolRequired':

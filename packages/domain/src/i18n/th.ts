@@ -10,6 +10,7 @@ export const MESSAGES_TH: MessageTranslation = {
   'login.rateLimited': 'พยายามเข้าสู่ระบบหลายครั้งเกินไป โปรดลองอีกครั้งใน {seconds} วินาที',
   'login.totpRequired': 'ป้อนรหัส 6 หลักจากแอปยืนยันตัวตนของคุณ',
   'login.totpWrong': 'รหัสยืนยันไม่ถูกต้อง',
+  'login.backToPassword': 'กลับไปที่รหัสผ่าน',
   'login.ticketExpired': 'การเข้าสู่ระบบหมดเวลา โปรดป้อนรหัสผ่านอีกครั้ง',
   'account.mustChangePassword': 'คุณต้องเปลี่ยนรหัสผ่านก่อนดำเนินการต่อ',
   'account.totpEnrolRequired': 'บัญชีนี้ต้องใช้การยืนยันตัวตนสองขั้นตอน: โปรดตั้งค่าก่อนดำเนินการต่อ',

@@ -10,6 +10,7 @@ export const MESSAGES_VI: MessageTranslation = {
   'login.rateLimited': 'Quá nhiều lần đăng nhập, vui lòng thử lại sau {seconds} giây',
   'login.totpRequired': 'Nhập mã 6 chữ số từ ứng dụng xác thực của bạn',
   'login.totpWrong': 'Mã xác minh không đúng',
+  'login.backToPassword': 'Quay lại nhập mật khẩu',
   'login.ticketExpired': 'Phiên đăng nhập đã hết hạn, vui lòng nhập lại mật khẩu',
   'account.mustChangePassword': 'Bạn phải đổi mật khẩu trước khi tiếp tục',
   'account.totpEnrolRequired': 'Tài khoản này phải dùng xác thực hai bước: hãy thiết lập trước khi tiếp tục',
