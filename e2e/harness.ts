@@ -6,7 +6,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SimulatedDevice, VehicleTrack } from '@carhere/simulator';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterEach } from 'vitest';
 
 export const ADMIN_PASSWORD = 'E2e-admin-pass-1';
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -86,8 +87,42 @@ export async function startPlatform(env: Record<string, string> = {}): Promise<R
   };
 }
 
+/**
+ * Content-Security-Policy violations (console messages and `securitypolicyviolation` events) and HTML that
+ * reached Leaflet without the escaper (apps/web/src/map/html/leafletGuard.ts), per page, since the last check.
+ * Every browser from launchBrowser() records them on every page, and each test fails if any appeared.
+ */
+export const pageProblems: string[] = [];
+
+const PROBLEM = /Content[- ]Security[- ]Policy|\[csp-violation\]|\[carhere\] HTML reached Leaflet/i;
+
+async function watchContext(context: BrowserContext): Promise<void> {
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => {
+      console.error(
+        `[csp-violation] ${e.effectiveDirective} blocked ${e.blockedURI || '(inline)'} at ${e.sourceFile}:${e.lineNumber}`,
+      );
+    });
+  });
+  const watch = (page: Page) => {
+    page.on('console', (msg) => {
+      const text = msg.text();
+      if (PROBLEM.test(text)) pageProblems.push(`${page.url()}: ${text}`);
+    });
+  };
+  for (const page of context.pages()) watch(page);
+  context.on('page', watch);
+}
+
+afterEach(() => {
+  const problems = pageProblems.splice(0);
+  if (problems.length > 0) {
+    throw new Error(`the page reported ${problems.length} security problem(s):\n${problems.join('\n')}`);
+  }
+});
+
 export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
+  const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
     args: [
@@ -101,6 +136,14 @@ export async function launchBrowser(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+  // Every context (also the one behind browser.newPage()) watches its pages.
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (...args: Parameters<Browser['newContext']>) => {
+    const context = await newContext(...args);
+    await watchContext(context);
+    return context;
+  };
+  return browser;
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {

@@ -16,8 +16,32 @@ describe('configuration from the environment', () => {
       expect(() => loadConfig({ BUS_PREFIX: bad }), bad).toThrow(/BUS_PREFIX/);
   });
 
+  it('reads ALLOWED_ORIGINS as a comma-separated list of origins, and refuses anything else', () => {
+    expect(loadConfig({}).allowedOrigins).toEqual([]);
+    expect(
+      loadConfig({ ALLOWED_ORIGINS: ' https://maps.example.com , http://10.0.0.5:8080/ ' }).allowedOrigins,
+    ).toEqual(['https://maps.example.com', 'http://10.0.0.5:8080']);
+    expect(loadConfig({ ALLOWED_ORIGINS: 'HTTPS://Maps.Example.com' }).allowedOrigins).toEqual([
+      'https://maps.example.com',
+    ]);
+    for (const bad of ['maps.example.com', 'ftp://x.example', 'https://x.example/path', '*'])
+      expect(() => loadConfig({ ALLOWED_ORIGINS: bad }), bad).toThrow(/ALLOWED_ORIGINS/);
+  });
+
   it('refuses numbers that are not numbers', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => loadConfig({ APP_ENV: 'prod' })).toThrow(/APP_ENV/);
+  });
+
+  it('trusts no proxy by default and reads TRUST_PROXY as addresses / CIDRs', () => {
+    expect(loadConfig({}).trustProxy).toEqual([]);
+    expect(loadConfig({ TRUST_PROXY: '127.0.0.1, 10.0.0.0/8,::1' }).trustProxy).toEqual([
+      '127.0.0.1',
+      '10.0.0.0/8',
+      '::1',
+    ]);
+    expect(loadConfig({ TRUST_PROXY: 'loopback' }).trustProxy).toEqual(['loopback']);
+    for (const bad of ['true', '*', '10.0.0.0/33', 'proxy.local', '1.2.3.4/8/1'])
+      expect(() => loadConfig({ TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY/);
   });
 });

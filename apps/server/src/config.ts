@@ -1,4 +1,5 @@
 // Configuration from environment variables (documented in the README's configuration table).
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 
 export type AppEnv = 'live' | 'test' | 'local';
@@ -23,6 +24,13 @@ export interface Config {
   logLevel: string;
   commandTimeoutMs: number;
   offlineCommandTtlHours: number;
+  /** Origins (scheme://host[:port]) besides the server's own whose pages may open /api/ws (ALLOWED_ORIGINS). */
+  allowedOrigins: string[];
+  /**
+   * Addresses / CIDRs of the reverse proxies whose X-Forwarded-For / -Proto headers are believed (TRUST_PROXY).
+   * Empty: no proxy is trusted, request.ip is the TCP peer and X-Forwarded-* headers are ignored.
+   */
+  trustProxy: string[];
 }
 
 function int(value: string | undefined, fallback: number, name: string): number {
@@ -38,6 +46,43 @@ function busPrefix(value: string | undefined): string {
   if (v === '') return '';
   if (!/^[\w-]+(\.[\w-]+)*$/.test(v)) throw new Error(`BUS_PREFIX must be dot-separated words, got "${value}"`);
   return `${v}.`;
+}
+
+/** 'https://a.example, http://b.example:8080' → ['https://a.example', 'http://b.example:8080']. */
+function origins(value: string | undefined): string[] {
+  const out: string[] = [];
+  for (const part of (value ?? '').split(',')) {
+    const v = part.trim();
+    if (v === '') continue;
+    let url: URL | undefined;
+    try {
+      url = new URL(v);
+    } catch {
+      url = undefined;
+    }
+    if (!url || !['http:', 'https:'].includes(url.protocol) || url.origin !== v.replace(/\/$/, '').toLowerCase()) {
+      throw new Error(`ALLOWED_ORIGINS must be comma-separated origins like https://maps.example.com, got "${v}"`);
+    }
+    out.push(url.origin);
+  }
+  return out;
+}
+
+/** '10.0.0.1, 172.16.0.0/12,::1' → ['10.0.0.1', '172.16.0.0/12', '::1']; each an IPv4/IPv6 address or CIDR. */
+function trustProxy(value: string | undefined): string[] {
+  const list = (value ?? '')
+    .split(',')
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
+  for (const v of list) {
+    const [addr, bits, extra] = v.split('/');
+    const ok =
+      extra === undefined &&
+      (isIP(addr) !== 0 || addr === 'loopback' || addr === 'linklocal' || addr === 'uniquelocal') &&
+      (bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (isIP(addr) === 6 ? 128 : 32)));
+    if (!ok) throw new Error(`TRUST_PROXY must be comma-separated IP addresses or CIDRs, got "${v}"`);
+  }
+  return list;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -63,5 +108,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? 'info',
     commandTimeoutMs: int(env.COMMAND_TIMEOUT_MS, 30_000, 'COMMAND_TIMEOUT_MS'),
     offlineCommandTtlHours: int(env.OFFLINE_COMMAND_TTL_HOURS, 72, 'OFFLINE_COMMAND_TTL_HOURS'),
+    allowedOrigins: origins(env.ALLOWED_ORIGINS),
+    trustProxy: trustProxy(env.TRUST_PROXY),
   };
 }

@@ -16,6 +16,7 @@ export * from './result.ts';
 export * from './roles.ts';
 export * from './routes.ts';
 export * from './signIn.ts';
+export * from './spreadsheet.ts';
 export * from './statistics.ts';
 export * from './table.ts';
 export * from './time.ts';

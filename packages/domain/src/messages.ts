@@ -244,6 +244,12 @@ const CN_EN_MESSAGES = {
     cn: '设置成功,机器下次连接系统时将再次发送该指令!',
     en: 'Saved; the command will be sent again when the device next connects!',
   },
+
+  // NB-IoT push callbacks (server answers to the IoT platform).
+  'nb.callbackTokenUnset': {
+    cn: 'NB-IoT 回调已关闭：服务器未配置 NB_CALLBACK_TOKEN',
+    en: 'NB-IoT callbacks are closed: NB_CALLBACK_TOKEN is not configured on the server',
+  },
 } as const satisfies Record<string, MessageTexts>;
 
 export type MessageKey = keyof typeof CN_EN_MESSAGES;

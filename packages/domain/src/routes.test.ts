@@ -83,6 +83,7 @@ describe('route table', () => {
       '/index/system/demoAccountSet',
       '/index/system/mapKey',
       '/index/system/apiKey',
+      '/index/system/auditLog',
       '/index/help/app',
       '/index/help/pc',
       '/index/help/interface',

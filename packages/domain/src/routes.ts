@@ -99,7 +99,7 @@ const INDEX_TREE: readonly Node[] = [
   leaf('tire', ['main:taiya']),
   group('checkCar', ['main:check_car'], each(['area', 'point'])),
   group('bus', ['main:bus'], each(['busLineList'])),
-  group('system', ['main:system_config'], each(['demoAccountSet', 'mapKey', 'apiKey'])),
+  group('system', ['main:system_config'], each(['demoAccountSet', 'mapKey', 'apiKey', 'auditLog'])),
   group('help', [], each(['app', 'pc', 'interface'])),
   leaf('404', [], { menu: false }),
 ];

@@ -1,4 +1,5 @@
 import type { AccountsTables } from './tables/accounts.ts';
+import type { AuditTables } from './tables/audit.ts';
 import type { CoreTables } from './tables/core.ts';
 import type { GatewayTables } from './tables/gateway.ts';
 import type { SecurityTables } from './tables/security.ts';
@@ -7,4 +8,4 @@ import type { WebTables } from './tables/web.ts';
 export type * from './tables/core.ts';
 
 /** The whole database as Kysely sees it; each area declares its own tables in tables/<area>.ts. */
-export interface Database extends CoreTables, GatewayTables, AccountsTables, WebTables, SecurityTables {}
+export interface Database extends CoreTables, GatewayTables, AccountsTables, WebTables, AuditTables, SecurityTables {}

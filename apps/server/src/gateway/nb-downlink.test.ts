@@ -19,6 +19,9 @@ import {
   waitFor,
 } from './test-support.ts';
 
+/** The NB-IoT platform's callbacks carry the configured shared token (they are refused without one). */
+const NB_TOKEN = 'nb-downlink-token';
+
 interface Received {
   path: string;
   headers: IncomingMessage['headers'];
@@ -107,7 +110,7 @@ async function deviceIdOf(server: GatewayTestServer, terminalId: string): Promis
 const pushFix = (server: GatewayTestServer, nbDeviceId: string) =>
   server.app.inject({
     method: 'POST',
-    url: '/api/nb/subscribe',
+    url: `/api/nb/subscribe?token=${NB_TOKEN}`,
     payload: {
       notifyType: 'deviceDataChanged',
       deviceId: nbDeviceId,
@@ -129,7 +132,10 @@ describe('NB-IoT downlink through the IoT platform', () => {
       NB_COMMAND_RETRIES: '1',
       NB_REQUEST_TIMEOUT_MS: '3000',
     });
-    server = await createGatewayTestServer({ commandTimeoutMs: 20_000, offlineCommandTtlHours: 2 }, { nbDownlink });
+    server = await createGatewayTestServer(
+      { commandTimeoutMs: 20_000, offlineCommandTtlHours: 2 },
+      { nbDownlink, nbCallbackToken: NB_TOKEN },
+    );
     demo = await demoClient(server);
   });
   afterAll(async () => {
@@ -164,7 +170,7 @@ describe('NB-IoT downlink through the IoT platform', () => {
     // The device answers; the platform forwards its bytes in a data notification.
     const pushed = await server.app.inject({
       method: 'POST',
-      url: '/api/nb/subscribe',
+      url: `/api/nb/subscribe?token=${NB_TOKEN}`,
       payload: {
         notifyType: 'deviceDataChanged',
         deviceId: 'nb-live-1',
@@ -227,7 +233,7 @@ describe('NB-IoT downlink through the IoT platform', () => {
     await pushFix(server, 'nb-off-1');
     const rsp = await server.app.inject({
       method: 'POST',
-      url: '/api/nb/subscribe',
+      url: `/api/nb/subscribe?token=${NB_TOKEN}`,
       payload: {
         notifyType: 'commandRsp',
         header: { requestId: 'r-1', deviceId: 'nb-off-1', serviceType: 'Command', method: 'SEND-RSP' },
@@ -338,7 +344,10 @@ describe('NB-IoT commands without a platform configured', () => {
   let demo: ApiClient;
 
   beforeAll(async () => {
-    server = await createGatewayTestServer({ commandTimeoutMs: 60_000, offlineCommandTtlHours: 2 });
+    server = await createGatewayTestServer(
+      { commandTimeoutMs: 60_000, offlineCommandTtlHours: 2 },
+      { nbCallbackToken: NB_TOKEN },
+    );
     demo = await demoClient(server);
   });
   afterAll(async () => {

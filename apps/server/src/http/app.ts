@@ -6,7 +6,7 @@ import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import fastifyWebsocket from '@fastify/websocket';
-import Fastify, { type FastifyError } from 'fastify';
+import Fastify, { type FastifyError, type FastifyRequest } from 'fastify';
 import {
   hasZodFastifySchemaValidationErrors,
   jsonSchemaTransform,
@@ -15,13 +15,26 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { AppContext } from '../context.ts';
+import { AuditRecorder } from '../modules/audit/recorder.ts';
 import { holdsPermission, permissionsOf } from './access.ts';
 import { fail } from './envelope.ts';
 import { ApiError, SessionExpired } from './errors.ts';
 import { callerLang, translate } from './i18n.ts';
+import { findBadText } from './input.ts';
+import { DEMO_ALLOWED_WRITES, isWriteOperation, operationName } from './operations.ts';
+import { registerSecurityHeaders } from './securityHeaders.ts';
 import { loadSession } from './session.ts';
 import type { App } from './types.ts';
 import './types.ts';
+
+/**
+ * A PostgreSQL data exception (SQLSTATE class 22: numeric or date/time out of range, invalid text representation,
+ * untranslatable character …): the value came from the caller.
+ */
+function isDataException(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^22[0-9A-Z]{3}$/.test(code);
+}
 
 export type RouteModule = (app: App, ctx: AppContext) => Promise<void> | void;
 
@@ -35,7 +48,9 @@ export interface BuildAppOptions {
 export async function buildApp(ctx: AppContext, opts: BuildAppOptions): Promise<App> {
   const app = Fastify({
     logger: opts.logger ?? false,
-    trustProxy: true,
+    // Only the configured reverse proxies may set the client address and protocol (X-Forwarded-For/-Proto);
+    // with none configured those headers are ignored, so a client cannot spoof its address or https.
+    trustProxy: ctx.config.trustProxy.length > 0 ? ctx.config.trustProxy : false,
     bodyLimit: 20 * 1024 * 1024,
     // Long jobs (imports, exports) may run for minutes; the web client waits up to 300000 ms (spec §7).
     requestTimeout: 300_000,
@@ -44,6 +59,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions): Promise<
   app.setSerializerCompiler(serializerCompiler);
 
   await app.register(fastifyCookie);
+  await registerSecurityHeaders(app);
   await app.register(fastifyWebsocket);
   await app.register(fastifySwagger, {
     openapi: {
@@ -61,20 +77,65 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions): Promise<
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
 
+  // The OpenAPI document says which operations are public (security: []) and which permissions the others need
+  // (x-permissions, any one of them), so clients and tests know without reading the code.
+  app.addHook('onRoute', (route) => {
+    if (!route.schema || route.schema.hide) return;
+    if (route.config?.public) route.schema = { ...route.schema, security: [] };
+    else if (route.config?.permission?.length)
+      route.schema = { ...route.schema, 'x-permissions': route.config.permission } as typeof route.schema;
+  });
+
   app.decorateRequest('user', null);
   app.decorateRequest('permissions', null as unknown as string[]);
 
-  app.addHook('preHandler', async (req) => {
+  // Authentication and the permission check run on request, before the body is parsed and validated: an
+  // anonymous or unpermitted call learns nothing about a route's schema (401/407 or 403 whatever its body).
+  app.addHook('onRequest', async (req) => {
     if (!req.url.startsWith('/api/') || req.url.startsWith('/api/docs')) return;
     const cfg = req.routeOptions.config;
     req.user = await loadSession(ctx, req);
     req.permissions = req.user ? permissionsOf(req.user.role, ctx.config.appEnv) : [];
     if (cfg.public) return;
     if (!req.user) throw new SessionExpired();
+    // "Try it out" sessions read only: the demo stays as the next visitor finds it (commands excepted).
+    const operation = operationName(req.method, req.routeOptions.url ?? req.url);
+    if (req.user.demo && isWriteOperation(operation) && !DEMO_ALLOWED_WRITES.has(operation)) {
+      throw new ApiError(403, 'permission.noFeature', 403);
+    }
     if (cfg.permission && !holdsPermission(req.permissions, cfg.permission)) {
       throw new ApiError(403, 'noPermissionAccount', 403);
     }
   });
+
+  // Text the database cannot store (NUL) or encode (lone UTF-16 surrogates) is refused for every route at once,
+  // naming the field, before any schema or handler sees it.
+  app.addHook('preValidation', async (req) => {
+    if (!req.url.startsWith('/api/')) return;
+    const bad = findBadText(req.query) ?? findBadText(req.body);
+    if (bad !== null) throw new ApiError(400, 'invalidParam', 400, { field: bad });
+  });
+
+  // The audit log: every successful write through the API (http/operations.ts), with before/after.
+  const audit = new AuditRecorder(ctx.db, (err) => app.log.error({ err }, 'audit log write failed'));
+  ctx.services.audit = audit;
+  const audited = (req: FastifyRequest): string | null => {
+    if (!req.user || req.routeOptions.config.public || !req.routeOptions.url) return null;
+    const operation = operationName(req.method, req.routeOptions.url);
+    return isWriteOperation(operation) ? operation : null;
+  };
+  app.addHook('preHandler', async (req) => {
+    const operation = audited(req);
+    if (operation) await audit.before(req, operation);
+  });
+  app.addHook('preSerialization', async (req, _reply, payload) => {
+    audit.noteAnswer(req, payload);
+    return payload;
+  });
+  app.addHook('onResponse', async (req, reply) => {
+    audit.after(req, reply);
+  });
+  app.addHook('onClose', async () => audit.flush());
 
   app.setErrorHandler((err: FastifyError, req, reply) => {
     const lang = callerLang(req);
@@ -86,6 +147,11 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions): Promise<
       const first = err.validation[0];
       const field = String(first?.instancePath || first?.params?.missingProperty || '').replace(/^\//, '') || 'body';
       return reply.status(400).send(fail(400, translate('invalidParam', lang, { field }), err.validation));
+    }
+    if (isDataException(err)) {
+      // The database refused a value (out of range, unrepresentable): the caller's input, not our failure.
+      req.log.warn({ err }, 'input refused by the database');
+      return reply.status(400).send(fail(400, translate('http.badRequest', lang)));
     }
     if (err.statusCode && err.statusCode < 500) {
       return reply.status(err.statusCode).send(fail(err.statusCode, err.message));

@@ -20,6 +20,8 @@ export interface SessionUser {
   sessionId: string;
   /** What the account must do before anything else (change its password, enrol in two-factor sign-in). */
   restriction: SignInRestriction | null;
+  /** A "try it out" session: read-only except commands to the demo's own devices (http/operations.ts). */
+  demo: boolean;
 }
 
 /** The settings row of sign-in security (the administrator's "require two-factor sign-in" switch). */
@@ -56,6 +58,7 @@ export async function createSession(
   req: FastifyRequest,
   userId: string,
   remember: boolean,
+  demo = false,
 ): Promise<void> {
   const token = randomBytes(32).toString('base64url');
   const ttlMs = remember ? ctx.config.rememberDays * 86_400_000 : ctx.config.sessionHours * 3_600_000;
@@ -69,6 +72,7 @@ export async function createSession(
       ip: req.ip,
       user_agent: String(req.headers['user-agent'] ?? '').slice(0, 300),
       expires_at: expires,
+      demo,
     })
     .execute();
   reply.setCookie(SESSION_COOKIE, token, {
@@ -90,6 +94,7 @@ export async function loadSession(ctx: AppContext, req: FastifyRequest): Promise
     .select([
       's.id as sid',
       's.expires_at',
+      's.demo',
       'u.id',
       'u.username',
       'u.nickname',
@@ -131,6 +136,7 @@ export async function loadSession(ctx: AppContext, req: FastifyRequest): Promise
     timeZone: row.time_zone,
     sessionId: row.sid,
     restriction,
+    demo: row.demo,
   };
 }
 

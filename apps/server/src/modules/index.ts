@@ -1,6 +1,7 @@
 // Every area's route module, registered under /api in this order.
 import type { RouteModule } from '../http/app.ts';
 import { agentRoutes } from './agent/routes.ts';
+import { auditRoutes } from './audit/routes.ts';
 import { authRoutes } from './auth/routes.ts';
 import { deviceRoutes } from './device/routes.ts';
 import { fenceRoutes } from './fence/routes.ts';
@@ -11,7 +12,7 @@ import { systemRoutes } from './system/routes.ts';
 import { userRoutes } from './user/routes.ts';
 
 export const routeModules: RouteModule[] = [systemRoutes, authRoutes, userRoutes, fenceRoutes, mapRoutes, noticeRoutes];
-routeModules.push(quotaRoutes, deviceRoutes, agentRoutes);
+routeModules.push(quotaRoutes, deviceRoutes, agentRoutes, auditRoutes);
 
 import { gatewayRouteModules } from '../gateway/routes.ts';
 

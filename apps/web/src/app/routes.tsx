@@ -76,6 +76,7 @@ export const featureRoutes: FeatureRoute[] = [
     load: () => import('../features/system/DemoAccountPage.tsx'),
   },
   { path: 'system/apiKey', permission: [], load: () => import('../features/system/ApiKeyPage.tsx') },
+  { path: 'system/auditLog', permission: [], load: () => import('../features/system/AuditLogPage.tsx') },
   {
     path: 'help/interface',
     permission: [],

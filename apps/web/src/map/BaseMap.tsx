@@ -4,6 +4,7 @@
 // markers, tracks and fences still draw over a plain background and a small notice says so.
 import 'leaflet/dist/leaflet.css';
 import L from 'leaflet';
+import './html/leafletGuard.ts';
 import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { crsFor } from './crs.ts';

@@ -141,4 +141,6 @@ export const MESSAGES_FR: MessageTranslation = {
   'oil.noResponse': 'Échec du paramétrage',
   'oil.requestTimeout': 'Délai de paramétrage dépassé',
   'oil.offlineSaved': "Enregistré ; la commande sera renvoyée à la prochaine connexion de l'appareil !",
+
+  'nb.callbackTokenUnset': "Les rappels NB-IoT sont fermés : NB_CALLBACK_TOKEN n'est pas configuré sur le serveur",
 };

@@ -135,4 +135,6 @@ export const MESSAGES_KM: MessageTranslation = {
   'oil.noResponse': 'កំណត់មិនបានសម្រេច',
   'oil.requestTimeout': 'ការកំណត់អស់ពេល',
   'oil.offlineSaved': 'បានរក្សាទុក ពាក្យបញ្ជានឹងត្រូវផ្ញើម្តងទៀតនៅពេលឧបករណ៍តភ្ជាប់លើកក្រោយ!',
+
+  'nb.callbackTokenUnset': 'ការហៅត្រឡប់ NB-IoT ត្រូវបានបិទ៖ ម៉ាស៊ីនមេមិនទាន់កំណត់ NB_CALLBACK_TOKEN',
 };

@@ -138,4 +138,6 @@ export const MESSAGES_PT: MessageTranslation = {
   'oil.noResponse': 'Falha na configuração',
   'oil.requestTimeout': 'Tempo de configuração esgotado',
   'oil.offlineSaved': 'Salvo; o comando será enviado novamente na próxima conexão do dispositivo!',
+
+  'nb.callbackTokenUnset': 'Os callbacks NB-IoT estão fechados: NB_CALLBACK_TOKEN não está configurado no servidor',
 };

@@ -138,4 +138,6 @@ export const MESSAGES_RU: MessageTranslation = {
   'oil.noResponse': 'Не удалось выполнить настройку',
   'oil.requestTimeout': 'Истекло время ожидания настройки',
   'oil.offlineSaved': 'Сохранено; команда будет отправлена повторно при следующем подключении устройства!',
+
+  'nb.callbackTokenUnset': 'Обратные вызовы NB-IoT закрыты: на сервере не задан NB_CALLBACK_TOKEN',
 };

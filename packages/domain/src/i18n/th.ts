@@ -135,4 +135,6 @@ export const MESSAGES_TH: MessageTranslation = {
   'oil.noResponse': 'ตั้งค่าไม่สำเร็จ',
   'oil.requestTimeout': 'การตั้งค่าหมดเวลา',
   'oil.offlineSaved': 'บันทึกแล้ว ระบบจะส่งคำสั่งอีกครั้งเมื่ออุปกรณ์เชื่อมต่อครั้งถัดไป!',
+
+  'nb.callbackTokenUnset': 'การเรียกกลับ NB-IoT ถูกปิด: เซิร์ฟเวอร์ยังไม่ได้ตั้งค่า NB_CALLBACK_TOKEN',
 };

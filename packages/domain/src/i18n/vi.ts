@@ -135,4 +135,6 @@ export const MESSAGES_VI: MessageTranslation = {
   'oil.noResponse': 'Cài đặt thất bại',
   'oil.requestTimeout': 'Cài đặt hết thời gian chờ',
   'oil.offlineSaved': 'Đã lưu; lệnh sẽ được gửi lại khi thiết bị kết nối lần tới!',
+
+  'nb.callbackTokenUnset': 'Callback NB-IoT đang đóng: máy chủ chưa cấu hình NB_CALLBACK_TOKEN',
 };

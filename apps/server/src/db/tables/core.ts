@@ -43,6 +43,8 @@ export interface SessionsTable {
   remember: Generated<boolean>;
   ip: Generated<string>;
   user_agent: Generated<string>;
+  /** Opened by "try it out" (POST /api/login/demo): read-only (migrations/0411_demo_sessions.sql). */
+  demo: Generated<boolean>;
   created_at: DefaultTimestamp;
   expires_at: Timestamp;
 }

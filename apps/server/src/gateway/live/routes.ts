@@ -1,7 +1,10 @@
 // GET /api/ws — live positions, states, alarms and command changes for the logged-in user's devices.
 // The session cookie authenticates the upgrade (the shared preHandler answers 401 / "407" without one);
-// the session is re-checked every minute and the socket closed once it has ended (logout, expiry).
+// the session is re-checked every minute and the socket closed once it has ended (logout, expiry). A page of
+// another origin is refused before anything else (http/origin.ts).
 import type { AppContext } from '../../context.ts';
+import { ApiError } from '../../http/errors.ts';
+import { isAllowedOrigin } from '../../http/origin.ts';
 import { loadSession } from '../../http/session.ts';
 import type { App } from '../../http/types.ts';
 import { LiveHub } from './hub.ts';
@@ -19,7 +22,20 @@ export async function liveRoutes(app: App, ctx: AppContext): Promise<void> {
   ctx.services.live = hub;
   app.addHook('onClose', async () => hub.close());
 
-  app.get('/ws', { websocket: true, schema: { hide: true } }, (socket, req) => {
+  const allowed = ctx.config.allowedOrigins;
+  const onRequest = async (req: { headers: Record<string, string | string[] | undefined>; host: string }) => {
+    const origin = req.headers.origin;
+    const ok = isAllowedOrigin(
+      {
+        origin: Array.isArray(origin) ? origin.join(',') : origin,
+        hosts: [req.headers.host as string | undefined, req.host],
+      },
+      allowed,
+    );
+    if (!ok) throw new ApiError(403, 'noPermissionAccount', 403);
+  };
+
+  app.get('/ws', { websocket: true, schema: { hide: true }, onRequest }, (socket, req) => {
     const user = req.user;
     if (!user) {
       socket.close(4407, '407');

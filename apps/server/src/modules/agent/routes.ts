@@ -1,7 +1,7 @@
 // /api/agent/export: the agent list of a subtree as a spreadsheet (spec §2 indexAgentListExport), within the
 // configured export limit.
 
-import { ROLES, roleName } from '@carhere/domain';
+import { neutraliseRow, ROLES, roleName } from '@carhere/domain';
 import ExcelJS from 'exceljs';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
@@ -49,7 +49,7 @@ export async function agentRoutes(app: App, ctx: AppContext): Promise<void> {
         { header: 'Imports left', key: 'importQuota', width: 12 },
         { header: 'Created', key: 'createdAt', width: 22 },
       ];
-      for (const r of rows) sheet.addRow({ ...r, role: roleName(r.role) ?? String(r.role) });
+      for (const r of rows) sheet.addRow(neutraliseRow({ ...r, role: roleName(r.role) ?? String(r.role) }));
       const buffer = await book.xlsx.writeBuffer();
       return reply
         .type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')

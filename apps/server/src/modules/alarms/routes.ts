@@ -1,5 +1,5 @@
 // /api/deviceAlarms/* — alarm lists (read / unread), read-state changes, deletion, addresses, export (spec §7).
-import { alarmLabel, DEFAULT_TIME_ZONE, formatDateTime, isValidTimeZone } from '@carhere/domain';
+import { alarmLabel, DEFAULT_TIME_ZONE, formatDateTime, isValidTimeZone, neutraliseRow } from '@carhere/domain';
 import ExcelJS from 'exceljs';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
@@ -174,17 +174,19 @@ export async function alarmRoutes(app: App, ctx: AppContext): Promise<void> {
         { header: cn ? '地址' : 'Address', key: 'address', width: 40 },
       ];
       for (const r of rows) {
-        sheet.addRow({
-          terminalID: r.terminal_id,
-          device: r.car_number || r.nickname || r.terminal_id,
-          alarm: alarmLabel(r.type, lang),
-          time: formatDateTime(r.time.getTime(), zone),
-          lat: r.lat,
-          lon: r.lon,
-          speed: r.speed,
-          read: r.read ? (cn ? '已读' : 'read') : cn ? '未读' : 'unread',
-          address: r.address ?? '',
-        });
+        sheet.addRow(
+          neutraliseRow({
+            terminalID: r.terminal_id,
+            device: r.car_number || r.nickname || r.terminal_id,
+            alarm: alarmLabel(r.type, lang),
+            time: formatDateTime(r.time.getTime(), zone),
+            lat: r.lat,
+            lon: r.lon,
+            speed: r.speed,
+            read: r.read ? (cn ? '已读' : 'read') : cn ? '未读' : 'unread',
+            address: r.address ?? '',
+          }),
+        );
       }
       const buffer = Buffer.from(await book.xlsx.writeBuffer());
       return reply

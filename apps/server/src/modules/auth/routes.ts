@@ -155,7 +155,8 @@ export async function authRoutes(app: App, ctx: AppContext): Promise<void> {
         .where('username', '=', demo.username)
         .executeTakeFirst();
       if (!user) return fail(403, translate('demoDisabled', lang)) as never;
-      await createSession(ctx, reply, req, user.id, false);
+      // A read-only session: visitors leave the demo as the next visitor finds it (http/operations.ts).
+      await createSession(ctx, reply, req, user.id, false, true);
       return ok(await sessionAnswer(ctx, user), translate('login200', lang));
     },
   );

@@ -76,6 +76,16 @@ describe('login throttle', () => {
       Math.ceil(policy.accountCeiling / policy.freePerAddress),
     );
     expect(locks.some((l) => l.scope === 'account' && l.address === '*')).toBe(true);
+    // ...and shown in the administrators' audit log.
+    const audited = await server.ctx.db
+      .selectFrom('audit_log')
+      .select(['operation', 'ip', 'status'])
+      .where('username', '=', 'victim')
+      .where('operation', 'like', 'LOGIN LOCK%')
+      .execute();
+    expect(audited.length).toBe(locks.length);
+    expect(audited.some((a) => a.operation === 'LOGIN LOCK account')).toBe(true);
+    expect(audited.every((a) => a.status === 429)).toBe(true);
   });
 
   it('repeated failures from one address get waits that double', async () => {

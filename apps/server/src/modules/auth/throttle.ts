@@ -1,7 +1,7 @@
 // Login throttling kept in the database (table login_throttle), so every API process sharing it sees the same
 // counters. The rules are the domain's (loginThrottle.ts): growing waits per (account, address), an account-wide
 // ceiling that holds back only addresses that failed before, and a ceiling per address over every account.
-// Every lock is written to login_locks and to the server log.
+// Every lock is written to login_locks, to the audit log and to the server log.
 import {
   accountDelayMs,
   accountLockApplies,
@@ -89,6 +89,18 @@ export class LoginThrottle {
       await this.ctx.db
         .insertInto('login_locks')
         .values({ account: acc, address: addr, scope, failures: row.failures, locked_until: lockedUntil })
+        .execute();
+      // The administrators' audit log shows it too (operation 'LOGIN LOCK <scope>', searchable by operation).
+      await this.ctx.db
+        .insertInto('audit_log')
+        .values({
+          username: acc,
+          ip: addr === ANY ? '' : addr,
+          operation: `LOGIN LOCK ${scope}`,
+          status: 429,
+          targets: JSON.stringify({ lockedUntil: [lockedUntil.toISOString()], failures: [String(row.failures)] }),
+          target_keys: [],
+        })
         .execute();
       log?.warn(
         { account: acc, address: addr, scope, failures: row.failures, lockedUntil: lockedUntil.toISOString() },

@@ -1,3 +1,4 @@
+import { translate } from '@carhere/domain';
 import { Jt808Terminal } from '@carhere/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -6,7 +7,7 @@ import {
   type GatewayTestServer,
   newTerminalId,
 } from '../../gateway/test-support.ts';
-import { parsePushTime } from './routes.ts';
+import { callbackTokenMatches, parsePushTime } from './routes.ts';
 
 const TOKEN = 'nb-secret-token';
 
@@ -142,5 +143,61 @@ describe('NB-IoT push callbacks /api/nb/subscribe and /api/ccs/subscribe', () =>
     expect(parsePushTime(1_700_000_000)).toBe(1_700_000_000_000);
     expect(parsePushTime('2026-11-01T08:00:00Z')).toBe(Date.UTC(2026, 10, 1, 8));
     expect(parsePushTime('soon')).toBeNull();
+  });
+});
+
+describe('NB-IoT callbacks without NB_CALLBACK_TOKEN', () => {
+  let server: GatewayTestServer;
+  beforeAll(async () => {
+    server = await createGatewayTestServer({}, { nbCallbackToken: undefined });
+    await addDevice(server, newTerminalId('gt06'), 'gt06', { nbDeviceId: 'nb-open-1', deviceType: 11 });
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it("refuses every push, with or without a token, says why in the caller's language, logs it and stores nothing", async () => {
+    const fix = {
+      notifyType: 'deviceDataChanged',
+      deviceId: 'nb-open-1',
+      service: { serviceId: 'Location', data: { latitude: 39.91, longitude: 116.41 } },
+    };
+    for (const url of ['/api/nb/subscribe', '/api/ccs/subscribe?token=anything', '/api/nb/subscribe?token=']) {
+      const res = await server.app.inject({ method: 'POST', url, payload: fix, headers: { lang: 'fr' } });
+      expect(res.statusCode, url).toBe(403);
+      expect(res.json().meta.message).toBe(translate('nb.callbackTokenUnset', 'fr'));
+    }
+    const en = await server.app.inject({
+      method: 'POST',
+      url: '/api/nb/subscribe',
+      payload: fix,
+      headers: { lang: 'en' },
+    });
+    expect(en.json().meta.message).toMatch(/NB_CALLBACK_TOKEN/);
+    const stored = await server.ctx.db
+      .selectFrom('positions')
+      .innerJoin('devices', 'devices.id', 'positions.device_id')
+      .select('positions.device_id')
+      .where('devices.nb_device_id', '=', 'nb-open-1')
+      .execute();
+    expect(stored).toEqual([]);
+    await server.gateway.log.flush();
+    const log = await server.ctx.db
+      .selectFrom('device_log')
+      .selectAll()
+      .where('terminal_id', '=', 'nb-open-1')
+      .where('event', '=', 'refused')
+      .executeTakeFirstOrThrow();
+    expect(log.detail).toMatch(/NB_CALLBACK_TOKEN is not set/);
+  });
+});
+
+describe('callbackTokenMatches', () => {
+  it('accepts only the exact token, whatever the lengths', () => {
+    expect(callbackTokenMatches('nb-secret-token', 'nb-secret-token')).toBe(true);
+    expect(callbackTokenMatches('nb-secret-toke', 'nb-secret-token')).toBe(false);
+    expect(callbackTokenMatches('nb-secret-tokenX', 'nb-secret-token')).toBe(false);
+    expect(callbackTokenMatches('', 'nb-secret-token')).toBe(false);
+    expect(callbackTokenMatches('NB-SECRET-TOKEN', 'nb-secret-token')).toBe(false);
   });
 });

@@ -1,11 +1,12 @@
 // /api/nb/subscribe and /api/ccs/subscribe — NB-IoT platform push callbacks (public: the IoT platform calls
-// them without a session). Input is validated strictly; a shared token is required when NB_CALLBACK_TOKEN is set.
+// them without a session). Input is validated strictly; the shared token NB_CALLBACK_TOKEN is required, and
+// while it is not configured every push is refused (503, logged).
 // The device is found by devices.nb_device_id; data is either a raw tracker frame (rawData, hex or base64,
 // decoded with the GT06 / JT/T 808 codecs) or plain fields (latitude, longitude, speed, …).
 // Command replies arrive here too: a command reply frame inside pushed data, a `commandRsp` notification, or the
 // platform's command status notification ({deviceId, commandId, result: {resultCode, resultDetail}}, no
 // notifyType). A push also tells the gateway the device is reachable: its pending commands go out (gateway/nb).
-import { timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { CommandReply, DecodedMessage, Position } from '@carhere/protocols';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -165,20 +166,44 @@ async function commandNotice(gateway: Gateway, device: DeviceRef, body: Notifica
   return gateway.nb.onTextReply(device, reply.text, typeof platformId === 'string' ? platformId : undefined);
 }
 
-function tokenOk(req: FastifyRequest, expected: string | undefined): boolean {
-  if (!expected) return true;
+const digest = (v: string) => createHash('sha256').update(v).digest();
+
+/**
+ * The token the push carries (x-callback-token header or ?token=) against NB_CALLBACK_TOKEN, in constant time:
+ * both sides are hashed to 32 bytes first, so neither the comparison nor an early length check tells a caller
+ * how much of a guess was right.
+ */
+export function callbackTokenMatches(given: string, expected: string): boolean {
+  return timingSafeEqual(digest(given), digest(expected));
+}
+
+function givenToken(req: FastifyRequest): string {
   const q = req.query as { token?: unknown } | undefined;
-  const given = String(req.headers['x-callback-token'] ?? q?.token ?? '');
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
+  return String(req.headers['x-callback-token'] ?? q?.token ?? '');
 }
 
 export async function nbRoutes(app: App, ctx: AppContext): Promise<void> {
   const handle = async (req: FastifyRequest, body: Notification, source: 'nb' | 'ccs') => {
     const gateway = ctx.services.gateway;
     if (!gateway) throw new ApiError(503, 'serverBusy', 503);
-    if (!tokenOk(req, gateway.options.nbCallbackToken)) throw new ApiError(403, 'noPermissionAccount', 403);
+    const expected = gateway.options.nbCallbackToken;
+    if (!expected) {
+      // No token configured: the callbacks stay closed (anyone could push positions for any device otherwise).
+      req.log.warn({ source, remote: req.ip }, 'NB-IoT push refused: NB_CALLBACK_TOKEN is not set');
+      gateway.log.write({
+        terminalId: String(body.deviceId ?? body.header?.deviceId ?? ''),
+        deviceId: null,
+        protocol: source,
+        event: 'refused',
+        remote: req.ip,
+        detail: 'NB_CALLBACK_TOKEN is not set: NB-IoT callbacks are closed',
+      });
+      throw new ApiError(403, 'nb.callbackTokenUnset', 403);
+    }
+    if (!callbackTokenMatches(givenToken(req), expected)) {
+      req.log.warn({ source, remote: req.ip }, 'NB-IoT push refused: wrong or missing callback token');
+      throw new ApiError(403, 'noPermissionAccount', 403);
+    }
     const nbId = body.deviceId ?? body.header?.deviceId;
     if (!nbId) throw badRequest('invalidParam', { field: 'deviceId' });
     const isStatus = body.notifyType === undefined && body.commandId !== undefined && body.result !== undefined;
@@ -226,7 +251,7 @@ export async function nbRoutes(app: App, ctx: AppContext): Promise<void> {
         config: { public: true },
         schema: {
           tags: ['nb-iot'],
-          summary: `NB-IoT platform push callback (${source}); public, validated, optional shared token`,
+          summary: `NB-IoT platform push callback (${source}); public, validated, requires the shared token NB_CALLBACK_TOKEN`,
           security: [],
           body: notificationSchema,
           querystring: z.object({ token: z.string().max(200).optional() }),

@@ -82,3 +82,35 @@ export const deleteNotice = () => api<null>('/notice/delete');
 
 /** Accounts of the caller's subtree (for choosing whom an API key logs in as). */
 export const findAccounts = (id: string) => api<AccountRow[]>('/user/findAllUserV2', { id });
+
+/** One write through the API, as the audit log keeps it (POST /api/audit/find). */
+export interface AuditEntry {
+  id: string;
+  at: string;
+  userId: string | null;
+  username: string;
+  role: number | null;
+  ip: string;
+  operation: string;
+  status: number;
+  targets: Record<string, string[]>;
+  changes:
+    | {
+        kind: 'user' | 'device';
+        id: string;
+        before: Record<string, unknown> | null;
+        after: Record<string, unknown> | null;
+      }[]
+    | null;
+}
+
+export interface AuditFilter {
+  user?: string;
+  operation?: string;
+  target?: string;
+  startTime?: string;
+  endTime?: string;
+}
+
+export const findAudit = (filter: AuditFilter, pageNum: number, pageSize: number) =>
+  api<Page<AuditEntry>>('/audit/find', { ...filter, pageNum, pageSize });

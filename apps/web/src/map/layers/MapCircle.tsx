@@ -1,6 +1,8 @@
 // A circle (fence) with its centre in WGS-84 and radius in metres.
 import L from 'leaflet';
 import { useEffect, useRef } from 'react';
+import '../html/leafletGuard.ts';
+import { text } from '../html/leafletHtml.ts';
 import { useLeafletMap } from '../mapContext.ts';
 
 export interface MapCircleProps {
@@ -8,6 +10,7 @@ export interface MapCircleProps {
   radius: number;
   color?: string;
   fillOpacity?: number;
+  /** Plain text (a fence name): shown as text, never parsed as HTML. */
   tooltip?: string;
 }
 
@@ -20,7 +23,7 @@ export function MapCircle({ center, radius, color = '#fa8c16', fillOpacity = 0.1
   useEffect(() => {
     if (!map) return;
     const c = L.circle(geometry.current.center, { radius: geometry.current.radius, color, weight: 2, fillOpacity });
-    if (tooltip) c.bindTooltip(tooltip);
+    if (tooltip) c.bindTooltip(text(tooltip));
     c.addTo(map);
     circle.current = c;
     return () => {

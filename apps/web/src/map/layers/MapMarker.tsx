@@ -1,6 +1,8 @@
 // One marker as a component (track start/end, stop points, alarms). Large fleets use DeviceMarkerLayer.
 import L from 'leaflet';
 import { useEffect, useRef } from 'react';
+import '../html/leafletGuard.ts';
+import { text } from '../html/leafletHtml.ts';
 import { useLeafletMap } from '../mapContext.ts';
 
 export interface MapMarkerProps {
@@ -9,7 +11,7 @@ export interface MapMarkerProps {
   icon?: L.Icon | L.DivIcon;
   title?: string;
   zIndexOffset?: number;
-  /** Plain-text tooltip shown on hover. */
+  /** Plain text shown on hover (a device name): shown as text, never parsed as HTML. */
   tooltip?: string;
   onClick?: () => void;
 }
@@ -26,7 +28,7 @@ export function MapMarker({ position, icon, title, zIndexOffset, tooltip, onClic
     if (!map) return;
     const m = L.marker(initial.current, { icon: icon ?? new L.Icon.Default(), title, zIndexOffset, keyboard: false });
     m.on('click', () => click.current?.());
-    if (tooltip) m.bindTooltip(tooltip);
+    if (tooltip) m.bindTooltip(text(tooltip));
     m.addTo(map);
     marker.current = m;
     return () => {

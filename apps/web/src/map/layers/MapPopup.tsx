@@ -2,6 +2,8 @@
 import L from 'leaflet';
 import { type ReactNode, useEffect, useMemo, useRef } from 'react';
 import { createPortal } from 'react-dom';
+import '../html/leafletGuard.ts';
+import { element } from '../html/leafletHtml.ts';
 import { useLeafletMap } from '../mapContext.ts';
 
 export interface MapPopupProps {
@@ -27,7 +29,7 @@ export function MapPopup({ position, onClose, offsetY = 20, minWidth = 260, chil
     if (!map) return;
     const p = L.popup({ autoPan: true, closeOnClick: false, minWidth, maxWidth: 360, offset: [0, -offsetY] })
       .setLatLng(initial.current)
-      .setContent(container);
+      .setContent(element(container));
     p.openOn(map);
     const onRemove = () => close.current?.();
     p.on('remove', onRemove);

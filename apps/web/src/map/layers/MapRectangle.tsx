@@ -1,6 +1,8 @@
 // A rectangle (fence) from two WGS-84 corners.
 import L from 'leaflet';
 import { useEffect, useRef } from 'react';
+import '../html/leafletGuard.ts';
+import { text } from '../html/leafletHtml.ts';
 import { useLeafletMap } from '../mapContext.ts';
 
 export interface MapRectangleProps {
@@ -8,6 +10,7 @@ export interface MapRectangleProps {
   bounds: [[number, number], [number, number]];
   color?: string;
   fillOpacity?: number;
+  /** Plain text (a fence name): shown as text, never parsed as HTML. */
   tooltip?: string;
 }
 
@@ -21,7 +24,7 @@ export function MapRectangle({ bounds, color = '#fa8c16', fillOpacity = 0.15, to
   useEffect(() => {
     if (!map) return;
     const r = L.rectangle(initial.current, { color, weight: 2, fillOpacity });
-    if (tooltip) r.bindTooltip(tooltip);
+    if (tooltip) r.bindTooltip(text(tooltip));
     r.addTo(map);
     rect.current = r;
     return () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { htmlOf } from '../html/leafletHtml.ts';
 import { CAR_STATE_COLORS, carIconHtml, headingStep, markerSvg } from './carIconHtml.ts';
 
 describe('car icons', () => {
@@ -10,15 +11,15 @@ describe('car icons', () => {
   });
 
   it('is 40×40, coloured by state, rotated, with an escaped label', () => {
-    const html = carIconHtml({ state: 'overspeed', course: 181, label: '<b>京A</b>' });
+    const html = htmlOf(carIconHtml({ state: 'overspeed', course: 181, label: '<b>京A</b>' }));
     expect(html).toContain('width="40" height="40"');
     expect(html).toContain(CAR_STATE_COLORS.overspeed);
     expect(html).toContain('rotate(180deg)');
-    expect(html).toContain('&#60;b&#62;京A');
+    expect(html).toContain('&lt;b&gt;京A');
     expect(html).not.toContain('<b>');
   });
 
   it('markers are 32×32 pins', () => {
-    expect(markerSvg('#000', 'S')).toContain('width="32" height="32"');
+    expect(htmlOf(markerSvg('#000', 'S'))).toContain('width="32" height="32"');
   });
 });

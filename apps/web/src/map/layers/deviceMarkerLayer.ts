@@ -9,6 +9,8 @@ import L from 'leaflet';
 import 'leaflet.markercluster';
 import 'leaflet.markercluster/dist/MarkerCluster.css';
 import 'leaflet.markercluster/dist/MarkerCluster.Default.css';
+import { divIcon } from '../html/leafletGuard.ts';
+import { html } from '../html/leafletHtml.ts';
 import { carIcon } from './carIcon.ts';
 import { headingStep } from './carIconHtml.ts';
 
@@ -54,6 +56,17 @@ const VIEW_PADDING = 1;
 /** More pending moves than this share of the fleet coming into view: rebuild the clusters in one go. */
 const REBUILD_SHARE = 0.3;
 
+/** markercluster's own cluster icon (same classes and markup), made through the escaper. */
+function clusterIcon(cluster: L.MarkerCluster): L.DivIcon {
+  const count = cluster.getChildCount();
+  const size = count < 10 ? 'small' : count < 100 ? 'medium' : 'large';
+  return divIcon({
+    html: html`<div><span>${count}</span></div>`,
+    className: `marker-cluster marker-cluster-${size}`,
+    iconSize: L.point(40, 40),
+  });
+}
+
 export class DeviceMarkerLayer {
   readonly group: L.MarkerClusterGroup;
   private readonly entries = new Map<string, Entry>();
@@ -78,6 +91,7 @@ export class DeviceMarkerLayer {
       spiderfyOnMaxZoom: true,
       removeOutsideVisibleBounds: true,
       animate: false,
+      iconCreateFunction: clusterIcon,
     });
     map.addLayer(this.group);
     map.on('moveend', this.onViewChange);

@@ -6,6 +6,7 @@ import L from 'leaflet';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { distanceMetres } from '../coords.ts';
+import { text } from '../html/leafletHtml.ts';
 import { useLeafletMap } from '../mapContext.ts';
 import { type DistanceUnit, formatDistance } from './distanceFormat.ts';
 
@@ -73,7 +74,7 @@ export function DistanceTool({ onClose }: DistanceToolProps) {
       if (i > 0)
         total += distanceMetres({ lat: points[i - 1].lat, lon: points[i - 1].lng }, { lat: p.lat, lon: p.lng });
       L.circleMarker(p, { radius: 4, color: COLOR, weight: 2, fillColor: '#fff', fillOpacity: 1 })
-        .bindTooltip(i === 0 ? t('distance.start') : formatDistance(total, unit), {
+        .bindTooltip(text(i === 0 ? t('distance.start') : formatDistance(total, unit)), {
           permanent: true,
           direction: 'right',
           offset: [6, 0],

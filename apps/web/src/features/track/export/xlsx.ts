@@ -1,6 +1,6 @@
 // The track as a spreadsheet (one sheet per device): time, latitude, longitude, speed, heading, mileage.
 // exceljs (the server's spreadsheet library, pinned to the same version) is loaded only when a user downloads.
-import { formatMileage, headingOf } from '@carhere/domain';
+import { formatMileage, headingOf, neutraliseRow } from '@carhere/domain';
 import dayjs from 'dayjs';
 import type { TrackData } from '../data/trackData.ts';
 
@@ -38,14 +38,16 @@ export async function trackWorkbook(
     ];
     for (let i = 0; i < track.length; i++) {
       const heading = headingOf(track.courses[i]);
-      sheet.addRow([
-        dayjs(track.times[i]).format('YYYY-MM-DD HH:mm:ss'),
-        Number(track.lats[i].toFixed(6)),
-        Number(track.lons[i].toFixed(6)),
-        track.speeds[i],
-        heading ? labels.headingName(heading) : '-',
-        formatMileage(track.distance[i]),
-      ]);
+      sheet.addRow(
+        neutraliseRow([
+          dayjs(track.times[i]).format('YYYY-MM-DD HH:mm:ss'),
+          Number(track.lats[i].toFixed(6)),
+          Number(track.lons[i].toFixed(6)),
+          track.speeds[i],
+          heading ? labels.headingName(heading) : '-',
+          formatMileage(track.distance[i]),
+        ]),
+      );
     }
   }
   const buffer = await book.xlsx.writeBuffer();

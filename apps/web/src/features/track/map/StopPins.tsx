@@ -5,6 +5,8 @@
 import L from 'leaflet';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { divIcon } from '../../../map/html/leafletGuard.ts';
+import { html, text } from '../../../map/html/leafletHtml.ts';
 import { markerIcon } from '../../../map/layers/carIcon.ts';
 import { useLeafletMap } from '../../../map/mapContext.ts';
 import { clusterStops, pinsWithin, type StopPin } from '../data/stopClusters.ts';
@@ -16,9 +18,9 @@ const GROUP_ICON_PX = 30;
 
 function groupIcon(color: string, count: number): L.DivIcon {
   const text = count > 999 ? '999+' : String(count);
-  return L.divIcon({
+  return divIcon({
     className: 'carhere-stop-group',
-    html: `<div data-testid="stop-group" style="width:${GROUP_ICON_PX}px;height:${GROUP_ICON_PX}px;border-radius:50%;background:${color};color:#fff;border:2px solid #fff;box-shadow:0 1px 4px rgba(0,0,0,.35);display:grid;place-items:center;font:600 11px/1 sans-serif">${text}</div>`,
+    html: html`<div data-testid="stop-group" style="width:${GROUP_ICON_PX}px;height:${GROUP_ICON_PX}px;border-radius:50%;background:${color};color:#fff;border:2px solid #fff;box-shadow:0 1px 4px rgba(0,0,0,.35);display:grid;place-items:center;font:600 11px/1 sans-serif">${text}</div>`,
     iconSize: [GROUP_ICON_PX, GROUP_ICON_PX],
     iconAnchor: [GROUP_ICON_PX / 2, GROUP_ICON_PX / 2],
   });
@@ -42,11 +44,11 @@ export function StopPins({ view, onStop }: { view: TrackView; onStop?: (stop: St
       if (pin.stops.length === 1) {
         const stop = stops[pin.stops[0]];
         return L.marker([pin.lat, pin.lon], { icon: markerIcon('#2563eb', t('pin.stop')), zIndexOffset: 400 })
-          .bindTooltip(t('stops.tooltip', { duration: formatDuration(stop.durationMs, t) }))
+          .bindTooltip(text(t('stops.tooltip', { duration: formatDuration(stop.durationMs, t) })))
           .on('click', () => onStopRef.current?.(stop));
       }
       return L.marker([pin.lat, pin.lon], { icon: groupIcon('#2563eb', pin.stops.length), zIndexOffset: 400 })
-        .bindTooltip(t('stops.group', { count: pin.stops.length, duration: formatDuration(pin.totalMs, t) }))
+        .bindTooltip(text(t('stops.group', { count: pin.stops.length, duration: formatDuration(pin.totalMs, t) })))
         .on('click', () => {
           const b = pin.bounds;
           map.fitBounds(

@@ -2,6 +2,7 @@
 import L from 'leaflet';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { text } from '../../../map/html/leafletHtml.ts';
 import { markerIcon } from '../../../map/layers/carIcon.ts';
 import { useLeafletMap } from '../../../map/mapContext.ts';
 import type { TrackView } from '../trackView.ts';
@@ -21,10 +22,10 @@ export function TrackLine({ view }: { view: TrackView }) {
     map.on('zoomend moveend', draw);
     const last = data.length - 1;
     L.marker([data.lats[0], data.lons[0]], { icon: markerIcon('#16a34a', t('pin.start')), zIndexOffset: 500 })
-      .bindTooltip(t('pin.startTooltip'))
+      .bindTooltip(text(t('pin.startTooltip')))
       .addTo(group);
     L.marker([data.lats[last], data.lons[last]], { icon: markerIcon('#dc2626', t('pin.end')), zIndexOffset: 500 })
-      .bindTooltip(t('pin.endTooltip'))
+      .bindTooltip(text(t('pin.endTooltip')))
       .addTo(group);
     return () => {
       map.off('zoomend moveend', draw);

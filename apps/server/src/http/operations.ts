@@ -1,0 +1,74 @@
+// Which API operations write. One list decides it for the demo's read-only sessions and for the audit log:
+// every GET is a read; a POST (or any other method) is a write unless it is listed in READ_OPERATIONS.
+// So a new endpoint is treated as a write (refused to the demo, audited) until someone lists it here.
+
+/** Operations that only read, named as in the OpenAPI document: 'POST /api/device/findById'. */
+export const READ_OPERATIONS: ReadonlySet<string> = new Set([
+  'POST /api/user/findById',
+  'POST /api/user/findAllUser',
+  'POST /api/user/findAllUserV2',
+  'POST /api/user/findAllAgentByIdV2',
+  'POST /api/user/findUsername',
+  'POST /api/user/findLike',
+  'POST /api/user/getFamily',
+  'POST /api/user/userRelationimportNum',
+  'POST /api/user/findImportNumRecord',
+  'POST /api/fence/find',
+  'POST /api/fence/findById',
+  'POST /api/fence/findDevices',
+  'POST /api/fence/findByDevice',
+  'POST /api/fence/findAlarmFences',
+  'POST /api/map/getKey',
+  'POST /api/map/findKeys',
+  'POST /api/map/findGeocoder',
+  // Geocoding fills a shared address cache, which is not anybody's data.
+  'POST /api/map/getKeyAddress',
+  'POST /api/map/getSuggestion',
+  'POST /api/notice/find',
+  'POST /api/system/demoAccount/find',
+  'POST /api/system/apiKey/find',
+  'POST /api/device/findByUserId',
+  'POST /api/device/countByUserId',
+  'POST /api/device/findById',
+  'POST /api/device/findByImeis',
+  'POST /api/agent/export',
+  'POST /api/location/find',
+  'POST /api/location/findV2',
+  'POST /api/location/findArea',
+  'POST /api/track/find',
+  'POST /api/track/findByTerminalID',
+  'POST /api/deviceAlarms/findAll',
+  'POST /api/deviceAlarms/findAllById',
+  'POST /api/deviceAlarms/export',
+  'POST /api/command/find',
+  'POST /api/command/findLog',
+  'POST /api/command/findAndOffline',
+  'POST /api/order/find',
+  'POST /api/tire/find',
+  'POST /api/battery',
+  'POST /api/audit/find',
+]);
+
+/**
+ * Writes a demo ("try it out") session may make: commands. The command endpoints themselves check that every
+ * target device lies in the caller's tree, so the demo reaches only its own simulated devices.
+ */
+export const DEMO_ALLOWED_WRITES: ReadonlySet<string> = new Set([
+  'POST /api/tracker_cmd',
+  'POST /api/command/add',
+  'POST /api/command/addBatch',
+  'POST /api/command/insertOffline',
+  'POST /api/command/cancelOffline',
+]);
+
+/** 'POST /api/device/findById' for a method and a route path (the route's pattern, not the raw URL). */
+export function operationName(method: string, routePath: string): string {
+  return `${method.toUpperCase()} ${routePath}`;
+}
+
+/** True unless the operation is a GET / HEAD / OPTIONS or listed as a read. */
+export function isWriteOperation(operation: string): boolean {
+  const method = operation.slice(0, operation.indexOf(' '));
+  if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return false;
+  return !READ_OPERATIONS.has(operation);
+}
