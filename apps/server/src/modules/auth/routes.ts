@@ -70,7 +70,7 @@ export async function authRoutes(app: App, ctx: AppContext): Promise<void> {
       if (user.expire_at && user.expire_at.getTime() < Date.now())
         return fail(208, translate('login208', lang)) as never;
       await throttle.recordSuccess(key, req.ip);
-      return completePasswordStep(ctx, req, reply, user, req.body.remember === true);
+      return completePasswordStep(ctx, req, reply, user, req.body.remember === true, req.body.password);
     },
   );
 

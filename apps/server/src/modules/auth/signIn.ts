@@ -120,6 +120,12 @@ export async function throttled(
   return true;
 }
 
+/**
+ * The shared password earlier versions set on every reset, import and sale. An account still signing in with it
+ * (a database from before this version) must change it first, like any password someone else set.
+ */
+export const LEGACY_DEFAULT_PASSWORD = 'Carhere-123456';
+
 /** After a correct password: a ticket for the code when the account uses two-factor sign-in, else a session. */
 export async function completePasswordStep(
   ctx: AppContext,
@@ -127,8 +133,13 @@ export async function completePasswordStep(
   reply: FastifyReply,
   user: LoginUserRow,
   remember: boolean,
+  password: string,
 ) {
   const lang = callerLang(req);
+  if (password === LEGACY_DEFAULT_PASSWORD && !user.must_change_password) {
+    await ctx.db.updateTable('users').set({ must_change_password: true }).where('id', '=', user.id).execute();
+    user.must_change_password = true;
+  }
   if (user.totp_enabled) {
     const token = randomBytes(32).toString('base64url');
     await ctx.db.deleteFrom('login_tickets').where('expires_at', '<', new Date()).execute();

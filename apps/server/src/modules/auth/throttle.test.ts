@@ -143,6 +143,17 @@ describe('login throttle', () => {
     }
   });
 
+  it('an account still on the old shared default password must change it before anything else', async () => {
+    await server.ctx.db
+      .updateTable('users')
+      .set({ password_hash: await hashPassword('Carhere-123456') })
+      .where('username', '=', 'shared')
+      .execute();
+    const r = await login(server.app, 'shared', 'Carhere-123456', '192.0.2.99');
+    expect(r.code).toBe(200);
+    expect(r.data.restriction).toBe('changePassword');
+  });
+
   it('an unknown account costs the same scrypt work and answers like a wrong password', async () => {
     const unknown = await login(server.app, 'nobody-here', 'whatever', '192.0.2.77');
     const wrong = await login(server.app, 'admin', 'whatever', '192.0.2.77');
