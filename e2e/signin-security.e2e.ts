@@ -63,8 +63,16 @@ describe('sign-in security in Chromium', () => {
   it('the account signs in with it and sees only the change-password screen until it chooses its own', async () => {
     const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1440, height: 900 } });
     page = await context.newPage();
+    const seen: string[] = [];
+    page.on('console', (m) => seen.push(m.text()));
+    page.on('pageerror', (e) => seen.push(String(e)));
     await loginAs(page, platform.baseUrl, USER.username, USER.password);
-    await page.getByTestId('signin-setup-changePassword').waitFor();
+    try {
+      await page.getByTestId('signin-setup-changePassword').waitFor({ timeout: 15_000 });
+    } catch (err) {
+      await screenshot(page, 'signin-debug');
+      throw new Error(`${page.url()}\n${seen.join('\n')}\n${(await page.innerText('body')).slice(0, 500)}\n${err}`);
+    }
     // Any other address shows the same screen.
     await page.goto(`${platform.baseUrl}/index/device/userInfo`);
     await page.getByTestId('signin-setup-changePassword').waitFor();
@@ -74,8 +82,8 @@ describe('sign-in security in Chromium', () => {
     await page.getByTestId('must-change-confirm').fill(OWN_PASSWORD);
     await page.getByTestId('must-change-save').click();
     await page.getByTestId('signin-setup-changePassword').waitFor({ state: 'detached' });
-    await page.goto(`${platform.baseUrl}/index/device/userInfo`);
-    await page.getByTestId('security-card').waitFor();
+    await page.goto(`${platform.baseUrl}/redirect`);
+    await page.getByTestId('security-open').waitFor();
     await context.close();
   });
 
@@ -84,7 +92,8 @@ describe('sign-in security in Chromium', () => {
     page = await context.newPage();
     await loginAs(page, platform.baseUrl, USER.username, OWN_PASSWORD);
     await page.waitForURL(/\/index\//);
-    await page.goto(`${platform.baseUrl}/index/device/userInfo`);
+    // Every account reaches two-factor sign-in from the header (a plain user has no user info screen).
+    await page.getByTestId('security-open').click();
     await page.getByTestId('totp-start').click();
     await page.getByTestId('totp-qr').waitFor();
     const secret = (await page.getByTestId('totp-secret').innerText()).trim();

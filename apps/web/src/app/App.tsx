@@ -21,16 +21,16 @@ function Guarded({ children }: { children: ReactNode }) {
   const location = useLocation();
   const decision = decide(location.pathname, auth);
   if (decision === 'login') return <Navigate to="/login" replace state={{ from: location.pathname }} />;
-  if (decision === 'notFound') return <Navigate to="/notFound" replace />;
-  if (decision === 'home') return <Navigate to={homeOf(auth)} replace />;
   // A password someone else set, or a required two-factor enrolment, comes before every screen.
-  if (auth?.restriction) {
+  if (auth?.restriction && location.pathname.startsWith('/index')) {
     return (
       <Suspense fallback={<Loading />}>
         <SignInSetupPage />
       </Suspense>
     );
   }
+  if (decision === 'notFound') return <Navigate to="/notFound" replace />;
+  if (decision === 'home') return <Navigate to={homeOf(auth)} replace />;
   return <>{children}</>;
 }
 

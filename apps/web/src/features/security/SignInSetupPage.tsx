@@ -63,7 +63,16 @@ function ChangePasswordForm() {
   );
 }
 
+/** antd's App context (message) for this screen, which is shown outside the signed-in layout. */
 export default function SignInSetupPage() {
+  return (
+    <App>
+      <SignInSetup />
+    </App>
+  );
+}
+
+function SignInSetup() {
   const { t } = useTranslation('security');
   const auth = useAuth();
   const navigate = useNavigate();
