@@ -1,11 +1,12 @@
-// The `carhere` command line: `npm run carhere -- <command>` (serve, decode, simulate).
+// The `carhere` command line: `npm run carhere -- <command>` (serve, decode, simulate, stats).
 import { loadConfig } from './config.ts';
 
 const usage = `usage: carhere <command>
   serve                                   run the platform (HTTP API, web app, device gateway)
   decode --protocol gt06|jt808            decode hex frames from stdin, one JSON object per line
   simulate --protocol gt06|jt808 --devices N --interval S --host H --port P
-                                          drive simulated trackers over TCP`;
+                                          drive simulated trackers over TCP
+  stats rebuild [--from D] [--to D]       recompute the daily statistics rows (D: YYYY-MM-DD or ISO-8601)`;
 
 async function serve(): Promise<void> {
   const config = loadConfig();
@@ -56,6 +57,10 @@ async function main(argv: string[]): Promise<number> {
     case 'simulate': {
       const { runSimulateCli } = await import('./cli/simulate.ts');
       return runSimulateCli(rest);
+    }
+    case 'stats': {
+      const { runStatsCli } = await import('./cli/stats.ts');
+      return runStatsCli(rest);
     }
     default:
       console.error(usage);

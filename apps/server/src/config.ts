@@ -24,6 +24,10 @@ export interface Config {
   logLevel: string;
   commandTimeoutMs: number;
   offlineCommandTtlHours: number;
+  /** Seconds a device's statistics wait after its fixes arrive before they are rolled up (STATS_ROLLUP_DELAY_SECONDS). */
+  statsRollupDelaySeconds: number;
+  /** Directory for finished exports (EXPORT_DIR; default DATA_DIR/exports, or the system temp dir in memory). */
+  exportDir: string | undefined;
   /** Origins (scheme://host[:port]) besides the server's own whose pages may open /api/ws (ALLOWED_ORIGINS). */
   allowedOrigins: string[];
   /**
@@ -108,6 +112,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? 'info',
     commandTimeoutMs: int(env.COMMAND_TIMEOUT_MS, 30_000, 'COMMAND_TIMEOUT_MS'),
     offlineCommandTtlHours: int(env.OFFLINE_COMMAND_TTL_HOURS, 72, 'OFFLINE_COMMAND_TTL_HOURS'),
+    statsRollupDelaySeconds: int(env.STATS_ROLLUP_DELAY_SECONDS, 60, 'STATS_ROLLUP_DELAY_SECONDS'),
+    exportDir: env.EXPORT_DIR || undefined,
     allowedOrigins: origins(env.ALLOWED_ORIGINS),
     trustProxy: trustProxy(env.TRUST_PROXY),
   };

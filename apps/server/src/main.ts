@@ -9,7 +9,9 @@ import { migrate } from './db/migrate.ts';
 import { type SeedResult, seedFirstRun } from './db/seed.ts';
 import { buildApp } from './http/app.ts';
 import type { App } from './http/types.ts';
+import { startJobQueue } from './jobs/queue.ts';
 import { routeModules } from './modules/index.ts';
+import { registerStatJobs } from './modules/stat/jobs.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const defaultWebDist = resolve(here, '../../web/dist');
@@ -43,6 +45,11 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const seed = await seedFirstRun(dbHandle.db, config.adminPassword);
   const bus = await createBus(config.busUrl, undefined, config.busPrefix);
   const ctx: AppContext = { config, db: dbHandle.db, dbHandle, bus, services: {} };
+  const jobs = await startJobQueue(dbHandle.pool, (err) => {
+    if (opts.logger) console.error('jobs:', err instanceof Error ? err.message : err);
+  });
+  ctx.services.jobs = jobs;
+  await registerStatJobs(ctx, jobs);
   const app = await buildApp(ctx, {
     modules: routeModules,
     webDist: config.webDist ?? defaultWebDist,
@@ -68,6 +75,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       stopped = true;
       for (const c of components.reverse()) await c.stop();
       await app.close();
+      await jobs.stop();
       await bus.close();
       await dbHandle.close();
     },

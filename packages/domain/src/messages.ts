@@ -59,6 +59,7 @@ const CN_EN_MESSAGES = {
   'http.networkError': { cn: '网络问题，请稍后再试！', en: 'Network problem, please try again later!' },
   'http.serverBusy': { cn: '服务器繁忙，请稍后再试', en: 'the server is busy, please try later' },
   'http.badRequest': { cn: '请求参数错误', en: 'Invalid request' },
+  'http.invalidParam': { cn: '参数错误：{field}', en: 'Invalid parameter: {field}' },
   'tip.server.err': { cn: '服务器错误，保存失败', en: 'Server error, could not save' },
   'route.notFound': { cn: '哎呀！老司机迷路了……', en: 'Whoops! The old driver is gone...' },
 
@@ -160,6 +161,14 @@ const CN_EN_MESSAGES = {
     en: 'The fence radius must be between {min} and {max} m',
   },
   'validation.trackDays': { cn: '轨迹查询时间不能超过{days}天', en: 'A track query cannot span more than {days} days' },
+  'validation.statDays': {
+    cn: '统计查询时间不能超过{days}天',
+    en: 'A statistics query cannot span more than {days} days',
+  },
+  'validation.exportLimit': {
+    cn: '每次导出最多{devices}台设备、{days}天',
+    en: 'An export can cover at most {devices} devices and {days} days',
+  },
   'validation.trackDevices': { cn: '最多同时查看{max}台设备的轨迹', en: 'At most {max} devices at once' },
   'validation.rangeOrder': { cn: '开始时间不能晚于结束时间', en: 'The start time cannot be later than the end time' },
   'validation.rangeRequired': { cn: '请选择开始时间和结束时间', en: 'Please choose a start time and an end time' },

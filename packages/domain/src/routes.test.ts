@@ -35,6 +35,7 @@ describe('route table', () => {
       '/index/count/countMileage': ['main:stat_mileage'],
       '/index/count/countAlarms': ['main:stat_alarms'],
       '/index/count/countStayDetail': ['main:stat_stay'],
+      '/index/count/countTrips': ['main:stat_stay'],
       '/index/count/countPastDue': ['main:stat_pastdue'],
       '/index/count/countExport': ['main:stat_export'],
       '/index/device': ['main:devices'],

@@ -51,6 +51,8 @@ const INDEX_TREE: readonly Node[] = [
       leaf('countMileage', ['main:stat_mileage']),
       leaf('countAlarms', ['main:stat_alarms']),
       leaf('countStayDetail', ['main:stat_stay']),
+      // Trips are the movement between the stays (issue 13): the same permission as the stay report.
+      leaf('countTrips', ['main:stat_stay']),
       leaf('countPastDue', ['main:stat_pastdue']),
       leaf('countExport', ['main:stat_export']),
     ],

@@ -1,4 +1,4 @@
-import { DEFAULT_TIME_ZONE, dayKey, type TimeZone } from './time.ts';
+import { addCalendarDays, DEFAULT_TIME_ZONE, dayKey, fromWallClock, startOfDay, type TimeZone } from './time.ts';
 
 /** A statistics row of spec §3: identity fields plus numeric counters (mileage, alarm counts, …). */
 export interface StatisticsRow {
@@ -54,4 +54,35 @@ export function sumStatisticsPerDay<T extends StatisticsRow>(
   return [...merged.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([, row]) => row as T & { statsticDate: string });
+}
+
+/** The zone statistics days are counted in when the owning account has none (spec: +8). */
+export const STATISTICS_DEFAULT_ZONE: TimeZone = 'Asia/Shanghai';
+
+/** [start, end) instants of a 'YYYY-MM-DD' day in a zone. */
+export function dayBounds(day: string, zone: TimeZone = STATISTICS_DEFAULT_ZONE): { start: number; end: number } {
+  const [year, month, date] = day.split('-').map(Number);
+  return {
+    start: fromWallClock({ year, month, day: date }, zone),
+    end: fromWallClock({ year, month, day: date + 1 }, zone),
+  };
+}
+
+/**
+ * The days (in `zone`) that overlap [startTime, endTime]: every day of the owning account's calendar a
+ * statistics request covers (issue 13: "a range includes every such day that overlaps it").
+ */
+export function daysOverlapping(
+  startTime: number,
+  endTime: number,
+  zone: TimeZone = STATISTICS_DEFAULT_ZONE,
+): string[] {
+  if (!(endTime >= startTime)) return [];
+  const days: string[] = [];
+  let at = startOfDay(startTime, zone);
+  for (let guard = 0; at <= endTime && guard < 100_000; guard++) {
+    days.push(dayKey(at, zone));
+    at = addCalendarDays(at, 1, zone);
+  }
+  return days;
 }

@@ -4,6 +4,7 @@
 import type { AppContext } from '../context.ts';
 import type { ComponentStarter } from '../main.ts';
 import { CommandStore } from '../modules/commands/store.ts';
+import { RollupRequester } from '../modules/stat/jobs.ts';
 import { DeviceLog } from './device-log.ts';
 import { DeviceDirectory } from './directory.ts';
 import { CommandDispatcher } from './dispatcher.ts';
@@ -11,15 +12,29 @@ import { type DeviceChangedNotice, Subjects } from './events.ts';
 import { IngestBatcher } from './ingest/batcher.ts';
 import { PartitionManager } from './ingest/partitions.ts';
 import { DeviceStateWriter } from './ingest/state-writer.ts';
+import { Jt808AuthCodes } from './jt808-auth.ts';
 import { DeviceListener } from './listener.ts';
+import { ModelSettings } from './model-settings.ts';
 import { NbCommands } from './nb/commands.ts';
 import { type GatewayOptions, gatewayOptionsFrom } from './options.ts';
 import { gt06Codec, jt808Codec } from './protocol-codecs.ts';
 import { PushIngest } from './push.ts';
 import { SessionRegistry } from './registry.ts';
 import { SegmentJob } from './segment-job.ts';
+
 import type { Session, SessionContext } from './session.ts';
 import { Sweeper } from './sweeper.ts';
+
+/** Statistics roll-up requests after each commit that marked devices dirty (issue 13); none without a queue. */
+function statisticsHook(
+  ctx: AppContext,
+  onError: (err: unknown) => void,
+): { onMarked(): void; stop(): void } | undefined {
+  const jobs = ctx.services.jobs;
+  if (!jobs) return undefined;
+  const requester = new RollupRequester(jobs, ctx.config.statsRollupDelaySeconds, onError);
+  return { onMarked: () => requester.request(), stop: () => requester.stop() };
+}
 
 export interface Gateway {
   options: GatewayOptions;
@@ -33,6 +48,8 @@ export interface Gateway {
   sweeper: Sweeper;
   segments: SegmentJob;
   log: DeviceLog;
+  /** Per-model settings (bad checksums accepted, offline alarm threshold). */
+  models: ModelSettings;
   /** Commands to NB-IoT devices through the IoT platform, and their replies from push callbacks. */
   nb: NbCommands;
   stop(): Promise<void>;
@@ -63,13 +80,17 @@ export async function startGateway(
   const directory = new DeviceDirectory(ctx);
   const registry = new SessionRegistry(options.idleMs);
   const state = new DeviceStateWriter(pool, ctx.bus, options.stateFlushMs, onError);
+  const statistics = statisticsHook(ctx, onError);
   const batcher = new IngestBatcher(pool, ctx.bus, partitions, state, {
     maxBatchRows: options.maxBatchRows,
     writers: options.writers,
     highWaterRows: options.highWaterRows,
     onError,
+    statistics,
   });
   const log = new DeviceLog(ctx.db, onError);
+  const models = new ModelSettings(ctx.db, onError);
+  await models.start();
   const store = new CommandStore(ctx.db, ctx.bus);
   const nb = new NbCommands(ctx.db, store, options.nbDownlink, options.commandTimeoutMs, onError);
   const dispatcher = new CommandDispatcher(store, registry, ctx.bus, onError, nb);
@@ -80,6 +101,7 @@ export async function startGateway(
     Math.round(options.idleMs * 1.5) + 60_000,
     Math.max(1000, Math.min(60_000, Math.floor(options.idleMs / 4))),
     onError,
+    options.offlineAlarmMinutes,
   );
   const push = new PushIngest(batcher, state);
   const segments = new SegmentJob(pool, Math.min(600_000, Math.max(60_000, options.idleMs)), onError);
@@ -92,6 +114,9 @@ export async function startGateway(
     log,
     maxBadFrames: options.maxBadFrames,
     maxGarbageBytes: options.maxGarbageBytes,
+    models,
+    authCodes: new Jt808AuthCodes(ctx.db),
+    codecFor: (protocol) => (protocol === 'gt06' ? gt06Codec(options) : jt808Codec()),
     onBound: (session: Session) => {
       const device = session.device;
       if (!device) return;
@@ -105,6 +130,9 @@ export async function startGateway(
   };
 
   const unsubscribes = [
+    ctx.bus.subscribe(Subjects.modelSettingsChanged, () => {
+      models.reload().catch(onError);
+    }),
     ctx.bus.subscribe(Subjects.deviceChanged, (payload) => {
       directory.refresh((payload ?? {}) as DeviceChangedNotice).catch(onError);
     }),
@@ -146,6 +174,7 @@ export async function startGateway(
     sweeper,
     segments,
     log,
+    models,
     nb,
     stop: async () => {
       if (stopped) return;
@@ -160,7 +189,9 @@ export async function startGateway(
       sweeper.stop();
       segments.stop();
       directory.stop();
+      models.stop();
       await batcher.close();
+      statistics?.stop();
       await state.stop();
       await log.flush();
     },

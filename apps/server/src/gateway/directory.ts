@@ -14,6 +14,8 @@ export interface DeviceRef {
   deviceType: number;
   /** Time zone (hours east of UTC) configured on the device. */
   timeZone: number;
+  /** Speed limit (km/h) above which the device overspeeds (devices.speed_limit, issue 13). */
+  speedLimit: number;
   /** Owner's hierarchy path ('/1/2/'), or '' when the device has no owner (admin sees it). */
   path: string;
   activated: boolean;
@@ -28,6 +30,7 @@ interface DeviceRow {
   nb_device_id: string | null;
   device_type: number;
   time_zone: number;
+  speed_limit: number;
   path: string | null;
   activated_at: Date | null;
 }
@@ -179,6 +182,7 @@ export class DeviceDirectory {
       nbDeviceId: row.nb_device_id,
       deviceType: row.device_type,
       timeZone: row.time_zone,
+      speedLimit: row.speed_limit,
       path: row.path ?? '',
       activated: row.activated_at !== null,
       deleted: false,
@@ -215,6 +219,7 @@ export class DeviceDirectory {
         'd.nb_device_id',
         'd.device_type',
         'd.time_zone',
+        'd.speed_limit',
         'u.path',
         'd.activated_at',
       ]);

@@ -40,9 +40,10 @@ export class PushIngest {
     }
     let memory = this.memory.get(device.id);
     if (!memory) {
-      memory = newDerivedAlarmMemory();
+      memory = newDerivedAlarmMemory(device.speedLimit);
       this.memory.set(device.id, memory);
     }
+    memory.speedLimit = device.speedLimit;
     const { positions, rejected, alarms, status } = prepareMessage(msg, memory, now);
     if (positions.length === 0 && alarms.length === 0) {
       this.state.noteRecord(device.id, null, status, now);

@@ -134,8 +134,19 @@ export async function adminClient(server: TestServer): Promise<ApiClient> {
   return client;
 }
 
+/**
+ * The seeded end user 'demo' (id 2, owner of the test devices), signed in with a password like any customer, so
+ * its writes are allowed. A "try it out" session (POST /api/login/demo) would be read-only.
+ */
 export async function demoClient(server: TestServer): Promise<ApiClient> {
+  const password = 'Demo-user-pass-1';
+  await server.ctx.db
+    .updateTable('users')
+    .set({ password_hash: await hashPassword(password) })
+    .where('username', '=', 'demo')
+    .execute();
   const client = new ApiClient(server);
-  await client.post('/login/demo');
+  const res = await client.login('demo', password);
+  if (!res.meta.success) throw new Error(`login of demo failed: ${res.meta.message}`);
   return client;
 }

@@ -6,7 +6,7 @@ import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import fastifyWebsocket from '@fastify/websocket';
-import Fastify, { type FastifyError, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyError, type FastifyRequest, type FastifySchema } from 'fastify';
 import {
   hasZodFastifySchemaValidationErrors,
   jsonSchemaTransform,
@@ -70,7 +70,13 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions): Promise<
           'Every response is the envelope {meta:{success,message,code},data}. Authenticated calls use the carhere_sid session cookie set by POST /api/login.',
         version: '0.1.0',
       },
-      components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'carhere_sid' } } },
+      components: {
+        securitySchemes: {
+          session: { type: 'apiKey', in: 'cookie', name: 'carhere_sid' },
+          // Test stations upload serial results with an API key (System → apiKey).
+          apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
+        },
+      },
       security: [{ session: [] }],
     },
     transform: jsonSchemaTransform,
@@ -81,9 +87,15 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions): Promise<
   // (x-permissions, any one of them), so clients and tests know without reading the code.
   app.addHook('onRoute', (route) => {
     if (!route.schema || route.schema.hide) return;
-    if (route.config?.public) route.schema = { ...route.schema, security: [] };
-    else if (route.config?.permission?.length)
-      route.schema = { ...route.schema, 'x-permissions': route.config.permission } as typeof route.schema;
+    // A public route may name its own scheme (the serial-result uploads take an API key); otherwise none.
+    if (route.config?.public) route.schema = { security: [], ...route.schema };
+    else if (route.config?.permission?.length) {
+      const documented: FastifySchema & { 'x-permissions': string[] } = {
+        ...route.schema,
+        'x-permissions': route.config.permission,
+      };
+      route.schema = documented;
+    }
   });
 
   app.decorateRequest('user', null);

@@ -33,6 +33,7 @@ export function pageOf<T extends z.ZodTypeAny>(item: T) {
 }
 
 export const pageQuery = {
-  pageNum: z.coerce.number().int().min(1).default(1),
+  // Bounded: a huge page number would overflow the database's OFFSET (a 500, not the caller's 400).
+  pageNum: z.coerce.number().int().min(1).max(1_000_000).default(1),
   pageSize: z.coerce.number().int().min(1).max(100000).default(15),
 };

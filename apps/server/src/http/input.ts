@@ -57,3 +57,14 @@ export function findBadText(value: unknown, maxDepth = 32): string | null {
   };
   return walk(value, '', 0);
 }
+
+/** An integer a PostgreSQL integer column holds (−2³¹ … 2³¹−1); bigger numbers are refused naming the field. */
+export const int32 = () =>
+  z
+    .number()
+    .int()
+    .min(-(2 ** 31))
+    .max(2 ** 31 - 1);
+
+/** Page number of a paged request: 1 … 1,000,000 (an offset PostgreSQL can take). */
+export const PAGE_NUM_MAX = 1_000_000;

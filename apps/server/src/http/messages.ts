@@ -2,12 +2,18 @@
 // language, English as the fallback). A few texts exist only on the server (rate limit, parameter errors);
 // the foundation's short keys are aliases of the domain's keys. Unknown keys are returned unchanged so a
 // literal text still reaches the user.
-import { interpolate, isMessageKey, type MessageParams, translate as translateDomain } from '@carhere/domain';
+import {
+  factoryText,
+  interpolate,
+  isFactoryTextKey,
+  isMessageKey,
+  type MessageParams,
+  translate as translateDomain,
+} from '@carhere/domain';
 
 /** Texts the domain catalogue does not carry (server-only answers). English is the fallback. */
 const SERVER_ONLY: Record<string, { cn: string; en: string }> = {
   '407': { cn: '407', en: '407' },
-  invalidParam: { cn: '参数错误：{field}', en: 'Invalid parameter: {field}' },
   demoDisabled: { cn: '体验账号未开放', en: 'The demo account is not available' },
   'device.notFound': { cn: '设备不存在：{terminalID}', en: 'Device not found: {terminalID}' },
   'device.batchLimit': {
@@ -44,6 +50,7 @@ const SERVER_ONLY: Record<string, { cn: string; en: string }> = {
 /** The foundation's short keys and the domain keys they stand for. */
 const ALIASES: Record<string, string> = {
   serverBusy: 'http.serverBusy',
+  invalidParam: 'http.invalidParam',
   noPermissionAccount: 'permission.denied',
   noData: 'common.noData',
   // Login answers: the domain carries the spec's exact wording (§8) in every language.
@@ -59,10 +66,11 @@ export function resolveMessage(key: string, lang: string, params: MessageParams 
   if (own) return interpolate(lang === 'cn' ? own.cn : own.en, params);
   const domainKey = ALIASES[key] ?? key;
   if (isMessageKey(domainKey)) return translateDomain(domainKey, lang, params);
+  if (isFactoryTextKey(key)) return factoryText(key, lang, params);
   return interpolate(key, params);
 }
 
 /** True when a key has a text (domain catalogue, alias or server-only). */
 export function hasMessage(key: string): boolean {
-  return key in SERVER_ONLY || isMessageKey(ALIASES[key] ?? key);
+  return key in SERVER_ONLY || isMessageKey(ALIASES[key] ?? key) || isFactoryTextKey(key);
 }

@@ -47,6 +47,25 @@ export const READ_OPERATIONS: ReadonlySet<string> = new Set([
   'POST /api/tire/find',
   'POST /api/battery',
   'POST /api/audit/find',
+  // Statistics (modules/stat); an export only creates the caller's own job and file.
+  'POST /api/stat/find',
+  'POST /api/stat/findAllMileage',
+  'POST /api/stat/findByUserIds',
+  'POST /api/stay/find',
+  'POST /api/stat/trips',
+  'POST /api/stat/fenceVisits',
+  'POST /api/stat/alarms',
+  'POST /api/stat/pastDue',
+  'POST /api/stat/battery',
+  'POST /api/stat/export',
+  // Factory production (stock, cards, QC).
+  'POST /api/stock/find',
+  'POST /api/stock/agents',
+  'POST /api/card/find',
+  'POST /api/card/findDeviceNumberList',
+  'POST /api/qc/find',
+  'POST /api/serials/find',
+  'POST /api/serials/config/find',
 ]);
 
 /**

@@ -3,16 +3,22 @@ import type { RouteModule } from '../http/app.ts';
 import { agentRoutes } from './agent/routes.ts';
 import { auditRoutes } from './audit/routes.ts';
 import { authRoutes } from './auth/routes.ts';
+import { cardRoutes } from './cards/routes.ts';
 import { deviceRoutes } from './device/routes.ts';
 import { fenceRoutes } from './fence/routes.ts';
 import { mapRoutes } from './map/routes.ts';
 import { noticeRoutes } from './notice/routes.ts';
+import { qcRoutes } from './qc/routes.ts';
 import { quotaRoutes } from './quota/routes.ts';
+import { statRoutes } from './stat/routes.ts';
+import { stockRoutes } from './stock/routes.ts';
 import { systemRoutes } from './system/routes.ts';
 import { userRoutes } from './user/routes.ts';
 
 export const routeModules: RouteModule[] = [systemRoutes, authRoutes, userRoutes, fenceRoutes, mapRoutes, noticeRoutes];
-routeModules.push(quotaRoutes, deviceRoutes, agentRoutes, auditRoutes);
+routeModules.push(quotaRoutes, deviceRoutes, agentRoutes, auditRoutes, statRoutes);
+// Factory production: stock, SIM cards, QC and serial results.
+routeModules.push(stockRoutes, cardRoutes, qcRoutes);
 
 import { gatewayRouteModules } from '../gateway/routes.ts';
 

@@ -12,3 +12,52 @@ export async function snapshotTables(server: TestServer, tables: readonly string
   ).rows;
   return JSON.stringify(out);
 }
+
+/** Logs and caches that any caller's activity may add to (they hold no account's data). */
+const ACTIVITY_TABLES = new Set([
+  'audit_log',
+  'device_log',
+  'geocode_cache',
+  'sessions',
+  'schema_migrations',
+  'positions',
+  'positions_default',
+  'track_segments',
+]);
+
+/**
+ * Every row that lies outside the subtree rooted at the account with materialized path `rootPath` ('/1/5/'), as
+ * one string: accounts not under it, and rows of every other table whose user_id / device_id / parent_id is not in
+ * it (tables naming neither whole), and session counts of accounts outside it (but `ignoreSessionsOf`, e.g. the
+ * demo account anyone may open a session for). A caller confined to that subtree must leave this string unchanged.
+ */
+export async function snapshotOutsideTree(
+  server: TestServer,
+  rootPath: string,
+  opts: { ignoreSessionsOf?: string[] } = {},
+): Promise<string> {
+  const db = server.ctx.db;
+  const tables = (
+    await sql<{ table_name: string; columns: string[] }>`
+      SELECT t.table_name, array_agg(c.column_name::text ORDER BY c.ordinal_position) AS columns
+      FROM information_schema.tables t JOIN information_schema.columns c USING (table_schema, table_name)
+      WHERE t.table_schema = 'public' AND t.table_type = 'BASE TABLE'
+      GROUP BY t.table_name ORDER BY t.table_name`.execute(db)
+  ).rows.filter((t) => !ACTIVITY_TABLES.has(t.table_name));
+  const inTree = sql`SELECT id FROM users WHERE path LIKE ${`${rootPath}%`}`;
+  const devicesInTree = sql`SELECT id FROM devices WHERE user_id IN (${inTree})`;
+  const out: Record<string, unknown> = {};
+  for (const { table_name: t, columns } of tables) {
+    let where = sql`true`;
+    if (t === 'users') where = sql`path NOT LIKE ${`${rootPath}%`}`;
+    else if (columns.includes('user_id')) where = sql`(user_id IS NULL OR user_id NOT IN (${inTree}))`;
+    else if (columns.includes('device_id')) where = sql`device_id NOT IN (${devicesInTree})`;
+    out[t] = (await sql`SELECT * FROM ${sql.table(t)} WHERE ${where} ORDER BY 1`.execute(db)).rows;
+  }
+  out.sessions = (
+    await sql`SELECT user_id, count(*)::int AS n FROM sessions WHERE user_id NOT IN (${inTree}) GROUP BY user_id ORDER BY 1`.execute(
+      db,
+    )
+  ).rows.filter((r) => !(opts.ignoreSessionsOf ?? []).includes(String((r as { user_id: unknown }).user_id)));
+  return JSON.stringify(out);
+}

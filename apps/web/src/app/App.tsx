@@ -1,4 +1,5 @@
-// Top-level routes (spec §2): / → /redirect → home or login; /login; /notFound; /index/* behind the guard.
+// Top-level routes (spec §2): / → /redirect → home or login; /login; /notFound; /index/* behind the guard;
+// /test/* in the factory shell.
 import { Spin } from 'antd';
 import { lazy, type ReactNode, Suspense, useMemo } from 'react';
 import { createBrowserRouter, Navigate, RouterProvider, useLocation } from 'react-router';
@@ -47,6 +48,21 @@ const SignInSetupPage = lazy(() => import('../features/security/SignInSetupPage.
 
 // The signed-in layout (menus, notice, live connection) is not needed on the login page: load it lazily.
 const MainLayout = lazy(() => import('./MainLayout.tsx').then((m) => ({ default: m.MainLayout })));
+// The factory back office (/test/*): its own shell; the shell itself answers unknown or forbidden paths.
+const FactoryLayout = lazy(() =>
+  import('../features/factory/FactoryLayout.tsx').then((m) => ({ default: m.FactoryLayout })),
+);
+const FactoryScreen = lazy(() =>
+  import('../features/factory/FactoryScreen.tsx').then((m) => ({ default: m.FactoryScreen })),
+);
+
+/** /test/*: a signed-in user only (else login); which screens the role may open is the shell's business. */
+function SignedIn({ children }: { children: ReactNode }) {
+  const auth = useAuth();
+  const location = useLocation();
+  if (!auth) return <Navigate to="/login" replace state={{ from: location.pathname }} />;
+  return <>{children}</>;
+}
 
 export function App() {
   const router = useMemo(
@@ -95,6 +111,27 @@ export function App() {
               };
             }),
             { path: '*', element: <Navigate to="/notFound" replace /> },
+          ],
+        },
+        {
+          path: '/test',
+          element: (
+            <SignedIn>
+              <Suspense fallback={<Loading />}>
+                <FactoryLayout />
+              </Suspense>
+            </SignedIn>
+          ),
+          children: [
+            { index: true, element: <Redirect /> },
+            {
+              path: '*',
+              element: (
+                <Suspense fallback={<Loading />}>
+                  <FactoryScreen />
+                </Suspense>
+              ),
+            },
           ],
         },
         { path: '*', element: <Navigate to="/notFound" replace /> },

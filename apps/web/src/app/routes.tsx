@@ -13,6 +13,8 @@ import {
 } from '@ant-design/icons';
 import type { ComponentType, ReactNode } from 'react';
 import { accountRoutes } from '../features/agent/routes.tsx';
+import { countRoutes } from '../features/count/routes.tsx';
+import { iccidRoutes } from '../features/device/iccidRoutes.tsx';
 
 export interface FeatureRoute {
   /** Path below /index, e.g. 'home' or 'device/deviceList'. */
@@ -84,4 +86,5 @@ export const featureRoutes: FeatureRoute[] = [
     menu: { labelKey: 'common:menu.helpInterface', icon: <ApiOutlined />, order: 900 },
   },
 ];
-featureRoutes.push(...accountRoutes);
+featureRoutes.push(...accountRoutes, ...countRoutes);
+featureRoutes.push(...iccidRoutes);

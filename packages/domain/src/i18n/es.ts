@@ -88,6 +88,8 @@ export const MESSAGES_ES: MessageTranslation = {
   'validation.carNumber': 'Introduzca una matrícula correcta',
   'validation.fenceRadius': 'El radio de la geocerca debe estar entre {min} y {max} m',
   'validation.trackDays': 'Una consulta de recorrido no puede abarcar más de {days} días',
+  'validation.statDays': 'Una consulta de estadísticas no puede abarcar más de {days} días',
+  'validation.exportLimit': 'Una exportación puede incluir como máximo {devices} dispositivos y {days} días',
   'validation.trackDevices': 'Como máximo {max} dispositivos a la vez',
   'validation.rangeOrder': 'La hora de inicio no puede ser posterior a la hora de fin',
   'validation.rangeRequired': 'Elija una hora de inicio y una hora de fin',
@@ -141,4 +143,5 @@ export const MESSAGES_ES: MessageTranslation = {
 
   'nb.callbackTokenUnset':
     'Las devoluciones de llamada NB-IoT están cerradas: NB_CALLBACK_TOKEN no está configurado en el servidor',
+  'http.invalidParam': 'Parámetro no válido: {field}',
 };

@@ -90,6 +90,8 @@ export const MESSAGES_FR: MessageTranslation = {
   'validation.carNumber': "Veuillez saisir un numéro d'immatriculation correct",
   'validation.fenceRadius': 'Le rayon de la géoclôture doit être compris entre {min} et {max} m',
   'validation.trackDays': 'Une recherche de trajet ne peut pas couvrir plus de {days} jours',
+  'validation.statDays': 'Une statistique ne peut pas couvrir plus de {days} jours',
+  'validation.exportLimit': 'Un export peut couvrir au plus {devices} appareils et {days} jours',
   'validation.trackDevices': '{max} appareils au maximum à la fois',
   'validation.rangeOrder': "L'heure de début ne peut pas être postérieure à l'heure de fin",
   'validation.rangeRequired': 'Veuillez choisir une heure de début et une heure de fin',
@@ -143,4 +145,5 @@ export const MESSAGES_FR: MessageTranslation = {
   'oil.offlineSaved': "Enregistré ; la commande sera renvoyée à la prochaine connexion de l'appareil !",
 
   'nb.callbackTokenUnset': "Les rappels NB-IoT sont fermés : NB_CALLBACK_TOKEN n'est pas configuré sur le serveur",
+  'http.invalidParam': 'Paramètre invalide : {field}',
 };

@@ -88,6 +88,8 @@ export const MESSAGES_KM: MessageTranslation = {
   'validation.carNumber': 'សូមបញ្ចូលស្លាកលេខរថយន្តឱ្យបានត្រឹមត្រូវ',
   'validation.fenceRadius': 'កាំរបងភូមិសាស្ត្រត្រូវតែនៅចន្លោះពី {min} ដល់ {max} ម៉ែត្រ',
   'validation.trackDays': 'ការស្វែងរកដំណើរមិនអាចលើសពី {days} ថ្ងៃបានទេ',
+  'validation.statDays': 'ការស្វែងរកស្ថិតិមិនអាចលើសពី {days} ថ្ងៃបានទេ',
+  'validation.exportLimit': 'ការនាំចេញអាចមានឧបករណ៍យ៉ាងច្រើន {devices} និង {days} ថ្ងៃ',
   'validation.trackDevices': 'យ៉ាងច្រើន {max} ឧបករណ៍ក្នុងពេលតែមួយ',
   'validation.rangeOrder': 'ពេលចាប់ផ្តើមមិនអាចយឺតជាងពេលបញ្ចប់បានទេ',
   'validation.rangeRequired': 'សូមជ្រើសរើសពេលចាប់ផ្តើម និងពេលបញ្ចប់',
@@ -137,4 +139,5 @@ export const MESSAGES_KM: MessageTranslation = {
   'oil.offlineSaved': 'បានរក្សាទុក ពាក្យបញ្ជានឹងត្រូវផ្ញើម្តងទៀតនៅពេលឧបករណ៍តភ្ជាប់លើកក្រោយ!',
 
   'nb.callbackTokenUnset': 'ការហៅត្រឡប់ NB-IoT ត្រូវបានបិទ៖ ម៉ាស៊ីនមេមិនទាន់កំណត់ NB_CALLBACK_TOKEN',
+  'http.invalidParam': 'ប៉ារ៉ាម៉ែត្រមិនត្រឹមត្រូវ៖ {field}',
 };

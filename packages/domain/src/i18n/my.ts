@@ -88,6 +88,8 @@ export const MESSAGES_MY: MessageTranslation = {
   'validation.carNumber': 'မှန်ကန်သော ယာဉ်နံပါတ် ထည့်ပါ',
   'validation.fenceRadius': 'နယ်နိမိတ် အချင်းဝက်သည် {min} မှ {max} မီတာအတွင်း ဖြစ်ရပါမည်',
   'validation.trackDays': 'ခရီးလမ်းကြောင်း ရှာဖွေမှုသည် {days} ရက်ထက် မကျော်ရပါ',
+  'validation.statDays': 'စာရင်းအင်း ရှာဖွေမှုသည် {days} ရက်ထက် မကျော်ရပါ',
+  'validation.exportLimit': 'ထုတ်ယူမှုတစ်ခုတွင် စက် {devices} ခုနှင့် {days} ရက်အထိသာ ပါဝင်နိုင်သည်',
   'validation.trackDevices': 'တစ်ပြိုင်နက် အများဆုံး စက်ပစ္စည်း {max} ခု',
   'validation.rangeOrder': 'စတင်ချိန်သည် ပြီးဆုံးချိန်ထက် နောက်မကျရပါ',
   'validation.rangeRequired': 'စတင်ချိန်နှင့် ပြီးဆုံးချိန်ကို ရွေးချယ်ပါ',
@@ -138,4 +140,5 @@ export const MESSAGES_MY: MessageTranslation = {
   'oil.offlineSaved': 'သိမ်းပြီးပါပြီ၊ စက်ပစ္စည်း နောက်တစ်ကြိမ် ချိတ်ဆက်သည့်အခါ အမိန့်ကို ထပ်မံပို့ပါမည်!',
 
   'nb.callbackTokenUnset': 'NB-IoT callback များကို ပိတ်ထားသည်- ဆာဗာတွင် NB_CALLBACK_TOKEN မသတ်မှတ်ရသေးပါ',
+  'http.invalidParam': 'မမှန်ကန်သော ပါရာမီတာ- {field}',
 };

@@ -89,6 +89,8 @@ export const MESSAGES_PT: MessageTranslation = {
   'validation.carNumber': 'Digite a placa correta do veículo',
   'validation.fenceRadius': 'O raio da cerca virtual deve estar entre {min} e {max} m',
   'validation.trackDays': 'Uma consulta de trajeto não pode abranger mais de {days} dias',
+  'validation.statDays': 'Uma consulta de estatísticas não pode abranger mais de {days} dias',
+  'validation.exportLimit': 'Uma exportação pode incluir no máximo {devices} dispositivos e {days} dias',
   'validation.trackDevices': 'No máximo {max} dispositivos de uma vez',
   'validation.rangeOrder': 'A hora de início não pode ser posterior à hora de término',
   'validation.rangeRequired': 'Escolha uma hora de início e uma hora de término',
@@ -140,4 +142,5 @@ export const MESSAGES_PT: MessageTranslation = {
   'oil.offlineSaved': 'Salvo; o comando será enviado novamente na próxima conexão do dispositivo!',
 
   'nb.callbackTokenUnset': 'Os callbacks NB-IoT estão fechados: NB_CALLBACK_TOKEN não está configurado no servidor',
+  'http.invalidParam': 'Parâmetro inválido: {field}',
 };

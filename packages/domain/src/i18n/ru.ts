@@ -89,6 +89,8 @@ export const MESSAGES_RU: MessageTranslation = {
   'validation.carNumber': 'Введите правильный госномер',
   'validation.fenceRadius': 'Радиус геозоны должен быть от {min} до {max} м',
   'validation.trackDays': 'Максимальный период запроса трека (дней): {days}',
+  'validation.statDays': 'Максимальный период статистики (дней): {days}',
+  'validation.exportLimit': 'Экспорт: не более {devices} устройств и {days} дней',
   'validation.trackDevices': 'Максимум устройств одновременно: {max}',
   'validation.rangeOrder': 'Время начала не может быть позже времени окончания',
   'validation.rangeRequired': 'Выберите время начала и время окончания',
@@ -140,4 +142,5 @@ export const MESSAGES_RU: MessageTranslation = {
   'oil.offlineSaved': 'Сохранено; команда будет отправлена повторно при следующем подключении устройства!',
 
   'nb.callbackTokenUnset': 'Обратные вызовы NB-IoT закрыты: на сервере не задан NB_CALLBACK_TOKEN',
+  'http.invalidParam': 'Недопустимый параметр: {field}',
 };

@@ -88,6 +88,8 @@ export const MESSAGES_TH: MessageTranslation = {
   'validation.carNumber': 'โปรดป้อนทะเบียนรถที่ถูกต้อง',
   'validation.fenceRadius': 'รัศมีรั้วเสมือนต้องอยู่ระหว่าง {min} ถึง {max} เมตร',
   'validation.trackDays': 'ช่วงเวลาค้นหาเส้นทางต้องไม่เกิน {days} วัน',
+  'validation.statDays': 'ช่วงเวลาค้นหาสถิติต้องไม่เกิน {days} วัน',
+  'validation.exportLimit': 'การส่งออกแต่ละครั้งมีได้ไม่เกิน {devices} อุปกรณ์ และ {days} วัน',
   'validation.trackDevices': 'ดูได้สูงสุด {max} อุปกรณ์พร้อมกัน',
   'validation.rangeOrder': 'เวลาเริ่มต้นต้องไม่ช้ากว่าเวลาสิ้นสุด',
   'validation.rangeRequired': 'โปรดเลือกเวลาเริ่มต้นและเวลาสิ้นสุด',
@@ -137,4 +139,5 @@ export const MESSAGES_TH: MessageTranslation = {
   'oil.offlineSaved': 'บันทึกแล้ว ระบบจะส่งคำสั่งอีกครั้งเมื่ออุปกรณ์เชื่อมต่อครั้งถัดไป!',
 
   'nb.callbackTokenUnset': 'การเรียกกลับ NB-IoT ถูกปิด: เซิร์ฟเวอร์ยังไม่ได้ตั้งค่า NB_CALLBACK_TOKEN',
+  'http.invalidParam': 'พารามิเตอร์ไม่ถูกต้อง: {field}',
 };

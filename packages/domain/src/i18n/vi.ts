@@ -88,6 +88,8 @@ export const MESSAGES_VI: MessageTranslation = {
   'validation.carNumber': 'Vui lòng nhập đúng biển số xe',
   'validation.fenceRadius': 'Bán kính hàng rào phải từ {min} đến {max} m',
   'validation.trackDays': 'Khoảng thời gian tra cứu hành trình không được quá {days} ngày',
+  'validation.statDays': 'Khoảng thời gian thống kê không được quá {days} ngày',
+  'validation.exportLimit': 'Mỗi lần xuất tối đa {devices} thiết bị và {days} ngày',
   'validation.trackDevices': 'Tối đa {max} thiết bị cùng lúc',
   'validation.rangeOrder': 'Thời gian bắt đầu không được muộn hơn thời gian kết thúc',
   'validation.rangeRequired': 'Vui lòng chọn thời gian bắt đầu và thời gian kết thúc',
@@ -137,4 +139,5 @@ export const MESSAGES_VI: MessageTranslation = {
   'oil.offlineSaved': 'Đã lưu; lệnh sẽ được gửi lại khi thiết bị kết nối lần tới!',
 
   'nb.callbackTokenUnset': 'Callback NB-IoT đang đóng: máy chủ chưa cấu hình NB_CALLBACK_TOKEN',
+  'http.invalidParam': 'Tham số không hợp lệ: {field}',
 };

@@ -67,6 +67,8 @@ export interface DevicesTable {
   device_type: Generated<number>;
   protocol: Generated<number>;
   time_zone: Generated<number>;
+  /** km/h above which the device overspeeds (0500_statistics.sql; default 120) */
+  speed_limit: Generated<number>;
   host: Generated<string>;
   nb_device_id: string | null;
   picture: string | null;

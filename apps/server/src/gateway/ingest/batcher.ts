@@ -18,6 +18,12 @@ export interface BatcherOptions {
   writers: number;
   highWaterRows: number;
   onError?: (err: unknown) => void;
+  /**
+   * Statistics (issue 13): mark the device-days a batch touched as dirty (table stat_dirty) in the same
+   * statement or transaction as the fixes, so the roll-up job recomputes them; `onMarked` runs after a commit
+   * that marked some (the statistics area uses it to request a roll-up). Off when absent.
+   */
+  statistics?: { onMarked(): void };
 }
 
 export interface BatcherStats {
@@ -44,6 +50,40 @@ const INSERT_ALARMS = `INSERT INTO alarms (device_id, type, name, source, time, 
   FROM jsonb_to_recordset($1::jsonb) AS x(d bigint, ty smallint, na text, so text, t float8, la float8, lo float8, sp real, co real)
   ON CONFLICT DO NOTHING
   RETURNING id, device_id, type, name, source, time, lat, lon, speed`;
+
+const MARK_DIRTY_FROM = `INSERT INTO stat_dirty (device_id, from_time, to_time)
+  SELECT d, to_timestamp(f / 1000.0), to_timestamp(t / 1000.0)
+  FROM unnest($DEV::bigint[], $FROM::float8[], $TO::float8[]) AS x(d, f, t)
+  ON CONFLICT (device_id) DO UPDATE SET from_time = LEAST(stat_dirty.from_time, EXCLUDED.from_time),
+    to_time = GREATEST(stat_dirty.to_time, EXCLUDED.to_time)`;
+
+const MARK_DIRTY = MARK_DIRTY_FROM.replace('$DEV', '$1').replace('$FROM', '$2').replace('$TO', '$3');
+/** Positions and dirty marks in one statement (one round trip on the fast path). */
+const INSERT_POSITIONS_MARKING = `WITH dirty AS (${MARK_DIRTY_FROM.replace('$DEV', '$13').replace('$FROM', '$14').replace('$TO', '$15')})
+${INSERT_POSITIONS}`;
+
+/** Per device, the earliest and latest time a batch touched, as three array literals (device ids ascending). */
+function dirtyParams(records: IngestRecord[]): string[] | null {
+  const spans = new Map<string, [number, number]>();
+  const note = (id: string, t: number) => {
+    const span = spans.get(id);
+    if (!span) spans.set(id, [t, t]);
+    else if (t < span[0]) span[0] = t;
+    else if (t > span[1]) span[1] = t;
+  };
+  for (const r of records) {
+    for (const p of r.positions) note(r.device.id, p.time);
+    for (const a of r.alarms) note(r.device.id, a.time);
+  }
+  if (spans.size === 0) return null;
+  // Ascending ids: concurrent writers lock shared rows in one order (no deadlock).
+  const ids = [...spans.keys()].sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1));
+  return [
+    `{${ids.join(',')}}`,
+    `{${ids.map((id) => spans.get(id)?.[0]).join(',')}}`,
+    `{${ids.map((id) => spans.get(id)?.[1]).join(',')}}`,
+  ];
+}
 
 /** SQL states worth retrying as they are: the connection or the server, not the data. */
 function isTransient(err: unknown): boolean {
@@ -292,14 +332,19 @@ export class IngestBatcher {
     }
     if (hasPositions) await this.partitions.ensure(times);
     const alarms = alarmParam(batch);
+    const dirty = this.opts.statistics ? dirtyParams(batch) : null;
     if (!alarms && !pastDays) {
-      if (hasPositions) await this.pool.query(INSERT_POSITIONS, positionParams(batch));
+      if (hasPositions) {
+        if (dirty) await this.pool.query(INSERT_POSITIONS_MARKING, [...positionParams(batch), ...dirty]);
+        else await this.pool.query(INSERT_POSITIONS, positionParams(batch));
+      }
       return [];
     }
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
       if (hasPositions) await client.query(INSERT_POSITIONS, positionParams(batch));
+      if (dirty) await client.query(MARK_DIRTY, dirty);
       if (pastDays) await client.query(INVALIDATE_SEGMENTS_SQL, [JSON.stringify([...pastDays.values()])]);
       const inserted = alarms ? (await client.query<AlarmRow>(INSERT_ALARMS, [alarms])).rows : [];
       await client.query('COMMIT');
@@ -320,6 +365,7 @@ export class IngestBatcher {
     }
     this.stats.committedRows += rows;
     this.stats.committedBatches++;
+    if (this.opts.statistics) this.opts.statistics.onMarked();
     for (const r of batch) {
       const latest = latestPosition(r.positions);
       this.state.noteRecord(r.device.id, latest, r.status, r.receivedAt);

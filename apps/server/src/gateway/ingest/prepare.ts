@@ -1,5 +1,6 @@
 // From a decoded message to what ingest stores: the fixes that may be stored, the device's own and the
 // derived alarms, and the status for device_state. Shared by TCP sessions and push callbacks.
+import { OVERSPEED_ALARM, overspeedStep } from '@carhere/domain';
 import type { DecodedMessage } from '@carhere/protocols';
 import {
   type DerivedAlarmMemory,
@@ -41,6 +42,23 @@ export function prepareMessage(
     ? { time: latest.time, lat: latest.lat, lon: latest.lon, speed: latest.speed, course: latest.course }
     : { time: now, lat: null, lon: null, speed: null, course: null };
   const fromDevice = msg.alarms.length > 0 ? deviceAlarms(msg.alarms, place) : [];
+  // Earlier fixes of a batch upload feed the overspeed rule too (the latest goes through derivedAlarms).
+  const earlier: NewAlarm[] = [];
+  for (let i = 0; i < positions.length - 1; i++) {
+    const p = positions[i];
+    if (!p.valid || !overspeedStep(memory.overspeed, p.time, p.speed, memory.speedLimit)) continue;
+    if (fromDevice.some((a) => a.type === OVERSPEED_ALARM)) continue;
+    earlier.push({
+      type: OVERSPEED_ALARM,
+      name: 'overspeed',
+      source: 'derived',
+      time: p.time,
+      lat: p.lat,
+      lon: p.lon,
+      speed: p.speed,
+      course: p.course,
+    });
+  }
   const lastFix = msg.positions.length > 0 ? msg.positions[msg.positions.length - 1] : null;
   const attributes = lastFix ? lastFix.attributes : msg.attributes;
   const derived = derivedAlarms(
@@ -50,6 +68,6 @@ export function prepareMessage(
     fromDevice.map((a) => a.type),
     place,
   );
-  const alarms = derived.length > 0 ? [...fromDevice, ...derived] : fromDevice;
+  const alarms = derived.length > 0 || earlier.length > 0 ? [...fromDevice, ...earlier, ...derived] : fromDevice;
   return { positions, rejected, alarms, status: statusPatchOf(msg.attributes) };
 }

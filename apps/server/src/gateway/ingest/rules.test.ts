@@ -99,15 +99,27 @@ describe('alarms', () => {
     ]);
   });
 
-  it('raises overspeed when the speed crosses 120 km/h, not on every fix above it', () => {
+  it('raises overspeed once the speed has been over the limit (120 km/h by default) for 10 s, once per event', () => {
     const m = newDerivedAlarmMemory();
-    const at = (speed: number) =>
-      derivedAlarms(m, { ...toStoredPosition(fix()), speed }, {}, [], place).map((a) => a.type);
+    let t = fix().time.getTime();
+    const at = (speed: number, afterSeconds = 5) => {
+      t += afterSeconds * 1000;
+      return derivedAlarms(m, { ...toStoredPosition(fix()), time: t, speed }, {}, [], place).map((a) => a.type);
+    };
     expect(at(120)).toEqual([]);
-    expect(at(121)).toEqual([OVERSPEED_ALARM]);
+    expect(at(121)).toEqual([]);
+    expect(at(125)).toEqual([]);
+    expect(at(150)).toEqual([OVERSPEED_ALARM]);
     expect(at(150)).toEqual([]);
     expect(at(80)).toEqual([]);
-    expect(at(130)).toEqual([OVERSPEED_ALARM]);
+    expect(at(130)).toEqual([]); // a single fix over the limit is no event
+    expect(at(80)).toEqual([]);
+    const slow = newDerivedAlarmMemory(60);
+    const t0 = fix().time.getTime();
+    const step = (s: number) =>
+      derivedAlarms(slow, { ...toStoredPosition(fix()), time: t0 + s * 1000, speed: 70 }, {}, [], place);
+    expect(step(0)).toEqual([]);
+    expect(step(10).map((a) => a.type)).toEqual([OVERSPEED_ALARM]);
   });
 
   it('does not derive overspeed from an invalid fix, nor repeat one the device reported', () => {
@@ -149,6 +161,8 @@ describe('status and message preparation', () => {
 
   it('prepares a message: stored fixes, rejected count, device and derived alarms at the latest fix', () => {
     const m = newDerivedAlarmMemory();
+    // over the limit since 10 s before this message: the overspeed event is established by its fix
+    m.overspeed = { since: NOW - 10_500, last: NOW - 5_500, raised: false };
     const msg = {
       positions: [fix({ lat: 95 }), fix({ speedKmh: 130, time: new Date(NOW - 500) })],
       alarms: [Alarm.sos],

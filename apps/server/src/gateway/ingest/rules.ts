@@ -2,10 +2,13 @@
 // (overspeed, low battery, power cut, offline). Pure functions plus one small per-device memory.
 import {
   batteryPercent,
+  DEFAULT_SPEED_LIMIT_KMH,
   isValidPosition,
   LOW_BATTERY_ALARM,
+  newOverspeedMemory,
   OVERSPEED_ALARM,
-  OVERSPEED_KMH,
+  type OverspeedMemory,
+  overspeedStep,
   POWER_CUT_ALARM,
   parseLocationType,
   protocolAlarmCode,
@@ -84,14 +87,17 @@ export function statusPatchOf(attributes: Attributes): StatusPatch | null {
 
 /** What a device's previous reports were, for alarms raised on a change rather than on every report. */
 export interface DerivedAlarmMemory {
-  overspeed: boolean;
+  /** Since when the device has been over its speed limit (the domain's overspeed-event rule). */
+  overspeed: OverspeedMemory;
+  /** The device's speed limit, km/h (devices.speed_limit). */
+  speedLimit: number;
   lowBattery: boolean;
   /** Last external power voltage, when the device reports one. */
   power: number | null;
 }
 
-export function newDerivedAlarmMemory(): DerivedAlarmMemory {
-  return { overspeed: false, lowBattery: false, power: null };
+export function newDerivedAlarmMemory(speedLimit = DEFAULT_SPEED_LIMIT_KMH): DerivedAlarmMemory {
+  return { overspeed: newOverspeedMemory(), speedLimit, lowBattery: false, power: null };
 }
 
 interface AlarmPlace {
@@ -120,7 +126,8 @@ export function deviceAlarms(names: readonly string[], at: AlarmPlace): NewAlarm
 
 /**
  * Alarms derived from the values a report carries, raised when the value crosses its limit (not on every
- * report above it): overspeed above 120 km/h on a valid fix, battery at or under 10 %, external power
+ * report above it): overspeed when valid fixes have been above the device's speed limit for the domain's
+ * OVERSPEED_MIN_SECONDS (once per event, the same rule as the statistics' overspeed count), battery at or under 10 %, external power
  * falling from over 5 V to under 1 V. `reported` are the device's own alarm codes of the same message,
  * which are not repeated.
  */
@@ -133,11 +140,10 @@ export function derivedAlarms(
 ): NewAlarm[] {
   const out: NewAlarm[] = [];
   if (fix?.valid) {
-    const over = fix.speed > OVERSPEED_KMH;
-    if (over && !memory.overspeed && !reported.includes(OVERSPEED_ALARM)) {
+    const established = overspeedStep(memory.overspeed, fix.time, fix.speed, memory.speedLimit);
+    if (established && !reported.includes(OVERSPEED_ALARM)) {
       out.push(alarmAt(OVERSPEED_ALARM, 'overspeed', 'derived', at));
     }
-    memory.overspeed = over;
   }
   const battery = fix?.battery ?? batteryLevelOf(attributes);
   if (battery !== null) {

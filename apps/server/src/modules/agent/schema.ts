@@ -1,5 +1,6 @@
 // Request pieces shared by the accounts area's routes.
 import { z } from 'zod';
+import { boundedDate } from '../../http/input.ts';
 
 /** A database id: digits as a string, or a positive integer; always a string afterwards. */
 export const idSchema = z
@@ -12,14 +13,7 @@ export const idBody = z.object({ id: idSchema });
 export const text = (max: number) => z.string().trim().max(max);
 
 /** A date as ISO text or epoch milliseconds; null clears it. */
-export const dateInput = z.union([z.string().min(1).max(40), z.number().int()]).transform((v, ctx) => {
-  const d = new Date(v);
-  if (Number.isNaN(d.getTime())) {
-    ctx.addIssue({ code: 'custom', message: 'invalid date' });
-    return z.NEVER;
-  }
-  return d;
-});
+export const dateInput = boundedDate;
 
 /** Page request of spec §3 (pageNum, pageSize; size 15 by default, at most 100). */
 export const pageParams = {

@@ -1,6 +1,6 @@
 // /api/tracker_cmd, /api/command/*, /api/order/* — commands live and offline, their records and log, and each
 // device's command configuration (spec §4, §7).
-import { COMMAND_RESULT, classifyCommandResult } from '@carhere/domain';
+import { COMMAND_RESULT, classifyCommandReply } from '@carhere/domain';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import type { Envelope } from '../../http/envelope.ts';
@@ -103,7 +103,7 @@ export async function commandRoutes(app: App, ctx: AppContext): Promise<void> {
       const sender = senderOf(req, req.body.agentName);
       const lang = callerLang(req);
       if (req.body.reply !== undefined) {
-        const result = classifyCommandResult(req.body.reply);
+        const result = classifyCommandReply({ content: req.body.content, reply: req.body.reply });
         const row = await service.record(device, req.body.content, sender, req.body.reply, result);
         return commandEnvelope(resultOf({ row, message: `command.result.${result}` }, lang));
       }

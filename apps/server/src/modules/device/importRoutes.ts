@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { envelopeOf, ok } from '../../http/envelope.ts';
 import { callerLang, translate } from '../../http/i18n.ts';
+import { int32 } from '../../http/input.ts';
 import type { App } from '../../http/types.ts';
 import { findJob, startJob, trackJobsOnClose } from '../agent/jobs.ts';
 import { needs } from '../agent/permissions.ts';
@@ -28,8 +29,8 @@ export async function deviceImportRoutes(app: App, ctx: AppContext): Promise<voi
           text: z.string().min(1).max(5_000_000),
           protocol: z.number().int().min(0).max(4),
           deviceType: z.number().int().min(0).max(255),
-          serviceTerm: z.number().int().nullable().optional(),
-          iconType: z.number().int().optional(),
+          serviceTerm: int32().nullable().optional(),
+          iconType: int32().optional(),
           /** Wait for the job to end and answer with its final state. */
           wait: z.boolean().optional(),
         }),

@@ -3,6 +3,10 @@
 // the importer's quota must cover the import ('There are not enough imports left to import these devices!').
 // Rows are written in chunks, each chunk in one transaction with its quota, so progress is visible and a
 // failure leaves every earlier chunk in place.
+// "Already stocked" has the one meaning of packages/domain factory/stock.ts: the IMEI has a device row. When
+// the system setting "factory checks" is on, the factory's rules apply too (stockVerdict): the IMEI must be on
+// the preset list ("not preset"), have a factory test record ("no factory test record") and a passing latest
+// QC result (else "unqualified").
 import {
   duplicate808Imeis,
   hasQuotaFor,
@@ -11,7 +15,9 @@ import {
   isServiceTermCode,
   parseImeiLines,
   requiresElevenDigitImei,
+  stockVerdict,
 } from '@carhere/domain';
+import { sql } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import { ApiError, noPermission } from '../../http/errors.ts';
 import { translate } from '../../http/i18n.ts';
@@ -19,6 +25,7 @@ import type { ProgressFn } from '../agent/jobs.ts';
 import { enforce } from '../agent/rules.ts';
 import { type Caller, loadReachableUser } from '../agent/scope.ts';
 import { consumeQuota, remainingQuota } from '../quota/service.ts';
+import { factoryChecksOn, lookupFacts } from '../stock/facts.ts';
 import { deviceChanged } from './events.ts';
 import { DEVICE_OWNER_ROLES } from './service.ts';
 import { batchLimits } from './settings.ts';
@@ -45,7 +52,7 @@ export interface DeviceImportResult {
   imported: string[];
   rejected: {
     terminalID: string;
-    reason: 'unqualified' | 'alreadyStocked' | 'duplicate' | 'failure';
+    reason: 'unqualified' | 'alreadyStocked' | 'duplicate' | 'failure' | 'notPreset' | 'noFactoryTest' | 'qcFailed';
     message: string;
   }[];
 }
@@ -91,8 +98,10 @@ export async function prepareImport(
     params = {},
   ) => {
     result.rejected.push({ terminalID, reason, message: translate(key, lang, params) });
-    if (reason === 'unqualified') result.unqualified++;
+    if (reason === 'unqualified' || reason === 'qcFailed') result.unqualified++;
     else if (reason === 'alreadyStocked') result.alreadyStocked++;
+    else if (reason === 'notPreset') result.notPreset++;
+    else if (reason === 'noFactoryTest') result.noFactoryTest++;
     else result.failure++;
   };
   for (const bad of parsed.invalid) reject(bad.value, 'unqualified', 'validation.imeiLine');
@@ -122,10 +131,31 @@ export async function prepareImport(
     for (const r of rows) existing.add(r.terminal_id);
   }
   const stocked = requiresElevenDigitImei(input.protocol) ? new Set(duplicate808Imeis(candidates, existing)) : existing;
-  const imeis: string[] = [];
+  const unstocked: string[] = [];
   for (const imei of candidates) {
     if (stocked.has(imei)) reject(imei, 'alreadyStocked', 'device.alreadyExists');
-    else imeis.push(imei);
+    else unstocked.push(imei);
+  }
+  let imeis = unstocked;
+  if (await factoryChecksOn(ctx)) {
+    const facts = await lookupFacts(ctx, unstocked, { preset: true, qc: true });
+    imeis = [];
+    for (const imei of unstocked) {
+      const verdict = stockVerdict(
+        {
+          valid: true,
+          repeated: false,
+          stocked: false,
+          preset: facts.preset.has(imei),
+          qcPass: facts.qc.get(imei) ?? null,
+        },
+        true,
+      );
+      if (verdict === 'ok') imeis.push(imei);
+      else if (verdict === 'notPreset') reject(imei, 'notPreset', 'stock.notPreset');
+      else if (verdict === 'noFactoryTest') reject(imei, 'noFactoryTest', 'stock.noFactoryTest');
+      else reject(imei, 'qcFailed', 'stock.qcFailed');
+    }
   }
   const remaining = await remainingQuota(ctx, caller);
   if (Number.isFinite(remaining)) enforce(hasQuotaFor(remaining, imeis.length));
@@ -161,6 +191,12 @@ export async function runImport(
           .returning(['id', 'terminal_id'])
           .execute();
         await consumeQuota(trx, caller, rows.length, '');
+        // A preset IMEI imported straight into an account leaves the factory's stock: note when and to whom.
+        const got = rows.map((r) => r.terminal_id);
+        if (got.length > 0) {
+          await sql`UPDATE stock_records SET out_at = now(), agent_id = ${ownerId}
+            WHERE imei = ANY(${got}::text[])`.execute(trx);
+        }
         if (rows.length > 0) {
           await trx
             .insertInto('device_ownership_log')

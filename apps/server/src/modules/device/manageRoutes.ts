@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { envelopeOf, ok } from '../../http/envelope.ts';
 import { callerLang, translate } from '../../http/i18n.ts';
+import { int32 } from '../../http/input.ts';
 import type { App } from '../../http/types.ts';
 import { needs } from '../agent/permissions.ts';
 import { dateInput, idSchema, text } from '../agent/schema.ts';
@@ -42,8 +43,8 @@ export async function deviceManageRoutes(app: App, ctx: AppContext): Promise<voi
             sim: text(20).optional(),
             iccid: text(30).optional(),
             carNumber: text(20).optional(),
-            iconType: z.number().int().optional(),
-            timeZone: z.number().int().optional(),
+            iconType: int32().optional(),
+            timeZone: int32().optional(),
             picture: z.string().max(2_100_000).nullable().optional(),
           })
           .refine((b) => b.id !== undefined || b.terminalID !== undefined, { message: 'id or terminalID' }),
@@ -86,8 +87,8 @@ export async function deviceManageRoutes(app: App, ctx: AppContext): Promise<voi
           nickname: text(50).optional(),
           sim: text(20).optional(),
           iccid: text(30).optional(),
-          iconType: z.number().int().optional(),
-          timeZone: z.number().int().optional(),
+          iconType: int32().optional(),
+          timeZone: int32().optional(),
         }),
         response: batchReply,
       },
@@ -123,14 +124,14 @@ export async function deviceManageRoutes(app: App, ctx: AppContext): Promise<voi
       },
     );
 
-  single('/device/updateIconType', 'devicesIcon', 'Batch icon type (1-12)', z.number().int(), (v: number) => ({
+  single('/device/updateIconType', 'devicesIcon', 'Batch icon type (1-12)', int32(), (v: number) => ({
     iconType: v,
   }));
-  single('/device/updateZone', 'devicesZone', 'Batch time zone (-12 … 12 hours)', z.number().int(), (v: number) => ({
+  single('/device/updateZone', 'devicesZone', 'Batch time zone (-12 … 12 hours)', int32(), (v: number) => ({
     timeZone: v,
   }));
   single('/device/updateHost', 'devicesHost', 'Batch host name', text(260), (v: string) => ({ host: v }));
-  single('/device/updateDevicesType', 'devicesType', 'Batch device model code', z.number().int(), (v: number) => ({
+  single('/device/updateDevicesType', 'devicesType', 'Batch device model code', int32(), (v: number) => ({
     deviceType: v,
   }));
 
@@ -256,7 +257,7 @@ export async function deviceManageRoutes(app: App, ctx: AppContext): Promise<voi
       schema: {
         tags: ['device'],
         summary: 'Set the service term; devices without a manual expiry get it recalculated from activation',
-        body: z.object({ terminalIDs, serviceTerm: z.number().int() }),
+        body: z.object({ terminalIDs, serviceTerm: int32() }),
         response: batchReply,
       },
     },

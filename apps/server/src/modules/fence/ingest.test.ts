@@ -7,12 +7,13 @@ import { Subjects } from '../../gateway/events.ts';
 import {
   addDevice,
   createGatewayTestServer,
+  demoClient,
   type GatewayTestServer,
   newTerminalId,
   simulatedDevice,
   waitFor,
 } from '../../gateway/test-support.ts';
-import { ApiClient } from '../../testing/harness.ts';
+import type { ApiClient } from '../../testing/harness.ts';
 
 describe('fence alarms from tracker traffic through the gateway', () => {
   let server: GatewayTestServer;
@@ -21,8 +22,8 @@ describe('fence alarms from tracker traffic through the gateway', () => {
 
   beforeAll(async () => {
     server = await createGatewayTestServer();
-    demo = new ApiClient(server);
-    await demo.post('/login/demo');
+    // The demo user as a customer (a "try it out" session could not add the fence).
+    demo = await demoClient(server);
     server.ctx.bus.subscribe(Subjects.alarm, (p) => published.push((p as { event: { alarmType: number } }).event));
   });
   afterAll(async () => {

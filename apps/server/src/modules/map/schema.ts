@@ -1,6 +1,7 @@
 // Request and response schemas of /api/map/*.
 import { LANGUAGES } from '@carhere/domain';
 import { z } from 'zod';
+import { int32 } from '../../http/input.ts';
 import { MAP_VENDORS } from './keys.ts';
 import { GEOCODER_KINDS } from './providers.ts';
 
@@ -21,7 +22,7 @@ export const saveKeyBody = keySlot.extend({ key: z.string().trim().min(1).max(30
 
 export const mapKeyEntry = z.object({
   projectName: z.string(),
-  devicePlatform: z.number().int(),
+  devicePlatform: int32(),
   mapType: z.enum(MAP_VENDORS),
   key: z.string(),
   updatedAt: z.string(),

@@ -17,6 +17,7 @@ import { NbCommands } from '../../gateway/nb/commands.ts';
 import { decodeStandalone } from '../../gateway/protocol-codecs.ts';
 import { envelopeOf, ok } from '../../http/envelope.ts';
 import { ApiError, badRequest, notFound } from '../../http/errors.ts';
+import { timeInRange } from '../../http/input.ts';
 import type { App } from '../../http/types.ts';
 
 const serviceSchema = z.object({
@@ -61,6 +62,12 @@ const num = (v: unknown): number | null => {
 
 /** '20170214T170220Z' (the IoT platforms' compact form), ISO-8601, or epoch ms / s. */
 export function parsePushTime(v: unknown): number | null {
+  const ms = rawPushTime(v);
+  // A time the database cannot store is no time: the push's own receipt time stands in.
+  return ms !== null && timeInRange(ms) ? ms : null;
+}
+
+function rawPushTime(v: unknown): number | null {
   if (typeof v === 'number' && Number.isFinite(v)) return v < 1e11 ? v * 1000 : v;
   if (typeof v !== 'string' || v === '') return null;
   const compact = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(v);
@@ -68,7 +75,7 @@ export function parsePushTime(v: unknown): number | null {
     const [, y, mo, d, h, mi, s] = compact.map(Number);
     return Date.UTC(y, mo - 1, d, h, mi, s);
   }
-  if (/^\d+$/.test(v)) return parsePushTime(Number(v));
+  if (/^\d+$/.test(v)) return rawPushTime(Number(v));
   const t = Date.parse(v);
   return Number.isFinite(t) ? t : null;
 }

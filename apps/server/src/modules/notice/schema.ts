@@ -1,19 +1,13 @@
 // Request and response schemas of the notice, demo account and API key endpoints.
 import { z } from 'zod';
+import { boundedDate } from '../../http/input.ts';
 
 export const idSchema = z
   .union([z.string().regex(/^\d{1,18}$/), z.number().int().positive().max(Number.MAX_SAFE_INTEGER)])
   .transform(String);
 
 /** A date as ISO text or epoch milliseconds. */
-export const dateInput = z.union([z.string().min(1).max(40), z.number().int()]).transform((v, ctx) => {
-  const d = new Date(v);
-  if (Number.isNaN(d.getTime())) {
-    ctx.addIssue({ code: 'custom', message: 'invalid date' });
-    return z.NEVER;
-  }
-  return d;
-});
+export const dateInput = boundedDate;
 
 export const noticeSchema = z.object({
   title: z.string(),

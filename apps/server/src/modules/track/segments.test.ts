@@ -125,6 +125,7 @@ describe('track segments: cache and invalidation', () => {
         nbDeviceId: null,
         deviceType: 12,
         timeZone: 8,
+        speedLimit: 120,
         path: '/1/2/',
         activated: true,
         deleted: false,

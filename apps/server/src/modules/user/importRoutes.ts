@@ -6,6 +6,7 @@ import type { AppContext } from '../../context.ts';
 import { envelopeOf, ok } from '../../http/envelope.ts';
 import { ApiError } from '../../http/errors.ts';
 import { callerLang, translate } from '../../http/i18n.ts';
+import { int32 } from '../../http/input.ts';
 import type { App } from '../../http/types.ts';
 import { findJob, type JobView, startJob, trackJobsOnClose } from '../agent/jobs.ts';
 import { needs } from '../agent/permissions.ts';
@@ -24,7 +25,7 @@ const importRow = z.object({
   telephone: text(30).optional(),
   address: text(200).optional(),
   mark: text(500).optional(),
-  role: z.number().int().optional(),
+  role: int32().optional(),
 });
 type ImportRow = z.infer<typeof importRow>;
 

@@ -4,13 +4,16 @@ import { parseImeiLines } from '@carhere/domain';
 import { Alert, Card, Col, Input, Row, Segmented, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
 import { SubNav } from '../agent/SubNav.tsx';
 import { type BatchKind, BatchOperation } from './BatchOperation.tsx';
 import { DEVICE_PAGES } from './pages.ts';
 
 export function ImeiBatchPage({ kinds }: { kinds: BatchKind[] }) {
   const { t } = useTranslation('device');
-  const [text, setText] = useState('');
+  const [params] = useSearchParams();
+  // ?imeis=a,b (the past-due report's "renew" links) fills the list, one IMEI per line.
+  const [text, setText] = useState(() => (params.get('imeis') ?? '').split(',').filter(Boolean).join('\n'));
   const [kind, setKind] = useState<BatchKind>(kinds[0]);
   const parsed = parseImeiLines(text);
 

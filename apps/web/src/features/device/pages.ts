@@ -13,6 +13,8 @@ export const DEVICE_PAGES: SubNavItem[] = [
   { path: 'device/deviceUpdateDevicesType', labelKey: 'device:nav.deviceUpdateDevicesType' },
   { path: 'device/deviceUpdateZone', labelKey: 'device:nav.deviceUpdateZone' },
   { path: 'device/multipleCmd', labelKey: 'device:nav.multipleCmd' },
+  { path: 'device/deviceUpdateIccid', labelKey: 'production:nav.deviceUpdateIccid' },
+  { path: 'device/deviceExportIccid', labelKey: 'production:nav.deviceExportIccid' },
   { path: 'device/userInfo', labelKey: 'device:nav.userInfo' },
   { path: 'device/passwordUpdate', labelKey: 'device:nav.passwordUpdate' },
 ];

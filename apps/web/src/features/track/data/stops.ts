@@ -1,17 +1,19 @@
-// Stop points of a track: the car stayed within STOP_RADIUS_M at STOP_MAX_SPEED_KMH or slower for at least
-// STOP_MIN_DURATION_MS. A device that sleeps while parked reports again from the same place, so the gap is
-// part of the stop; a stop ends when the next fix leaves.
-import { distanceMetres } from '../../../map/coords.ts';
+// Stop points of a track: the product's one stay rule (`findStays` of @carhere/domain, issue 13) — the car
+// stood within STAY_RADIUS_M at STATIONARY_SPEED_KMH or slower for at least DEFAULT_STAY_MIN_SECONDS. A device
+// that sleeps while parked reports again from the same place, so the gap is part of the stop; a stop ends
+// when the next fix leaves. The same rule answers /api/stay/find and the statistics' stop counts.
+import { DEFAULT_STAY_MIN_SECONDS, findStays, STATIONARY_SPEED_KMH, STAY_RADIUS_M } from '@carhere/domain';
 import type { TrackData } from './trackData.ts';
 
-export const STOP_RADIUS_M = 50;
-export const STOP_MAX_SPEED_KMH = 5;
-export const STOP_MIN_DURATION_MS = 3 * 60_000;
+export const STOP_RADIUS_M = STAY_RADIUS_M;
+export const STOP_MAX_SPEED_KMH = STATIONARY_SPEED_KMH;
+export const STOP_MIN_DURATION_MS = DEFAULT_STAY_MIN_SECONDS * 1000;
 
 export interface StopPoint {
   /** First and last fix of the stop. */
   firstIndex: number;
   lastIndex: number;
+  /** Centre of the stop. */
   lat: number;
   lon: number;
   start: number;
@@ -20,38 +22,15 @@ export interface StopPoint {
 }
 
 export function findStops(track: TrackData, minDurationMs = STOP_MIN_DURATION_MS): StopPoint[] {
-  const { lats, lons, speeds, times, length } = track;
-  const stops: StopPoint[] = [];
-  let i = 0;
-  while (i < length) {
-    if (speeds[i] > STOP_MAX_SPEED_KMH) {
-      i++;
-      continue;
-    }
-    const origin = { lat: lats[i], lon: lons[i] };
-    let j = i;
-    while (
-      j + 1 < length &&
-      speeds[j + 1] <= STOP_MAX_SPEED_KMH &&
-      distanceMetres(origin, { lat: lats[j + 1], lon: lons[j + 1] }) <= STOP_RADIUS_M
-    ) {
-      j++;
-    }
-    const end = j + 1 < length ? times[j + 1] : times[j];
-    if (end - times[i] >= minDurationMs) {
-      stops.push({
-        firstIndex: i,
-        lastIndex: j,
-        lat: origin.lat,
-        lon: origin.lon,
-        start: times[i],
-        end,
-        durationMs: end - times[i],
-      });
-    }
-    i = j + 1;
-  }
-  return stops;
+  return findStays(track, minDurationMs / 1000).map((s) => ({
+    firstIndex: s.firstIndex,
+    lastIndex: s.lastIndex,
+    lat: s.lat,
+    lon: s.lon,
+    start: s.start,
+    end: s.end,
+    durationMs: s.end - s.start,
+  }));
 }
 
 /** '2 h 05 min', '12 min', '45 s' style parts: [days, hours, minutes, seconds]. */

@@ -1,0 +1,276 @@
+// /api/stat/*, /api/stay/find — statistics (issue 13, spec §2 count/*, §7). Every endpoint checks its
+// main:stat_* permission and the caller's reach; lists are `{total, list}` with pageNum / pageSize (up to
+// 100000, spec §9; default 100000 as the statistics screens fetch everything in one go).
+import { z } from 'zod';
+import type { AppContext } from '../../context.ts';
+import { envelopeOf, ok, pageOf } from '../../http/envelope.ts';
+import type { App } from '../../http/types.ts';
+import {
+  alarmsBody,
+  batteryBody,
+  byUserIdsBody,
+  fenceVisitsBody,
+  pastDueBody,
+  STAT_PERMISSIONS,
+  statFindBody,
+  staysBody,
+  tripsBody,
+} from './bodies.ts';
+import { exportRoutes } from './export-routes.ts';
+import {
+  alarmCounts,
+  alarmRows,
+  battery,
+  fenceVisits,
+  findAllMileage,
+  findByUserIds,
+  pastDue,
+  statFind,
+  stays,
+  trips,
+} from './queries.ts';
+
+const totalsFields = {
+  mileage: z.number(),
+  runSeconds: z.number(),
+  stopCount: z.number(),
+  stopSeconds: z.number(),
+  engineSeconds: z.number(),
+  idleSeconds: z.number(),
+  maxSpeed: z.number(),
+  overspeedCount: z.number(),
+  alarmCount: z.number(),
+};
+const dailySchema = z.object({
+  terminalID: z.string(),
+  displayName: z.string(),
+  statsticDate: z.string(),
+  ...totalsFields,
+});
+const deviceTotalsSchema = z.object({
+  terminalID: z.string(),
+  displayName: z.string(),
+  ...totalsFields,
+  days: z.number(),
+});
+const userTotalsSchema = z.object({
+  userId: z.string(),
+  username: z.string(),
+  nickname: z.string(),
+  deviceCount: z.number(),
+  ...totalsFields,
+  days: z.number(),
+});
+const staySchema = z.object({
+  terminalID: z.string(),
+  displayName: z.string(),
+  startTime: z.string(),
+  endTime: z.string(),
+  seconds: z.number(),
+  lat: z.number(),
+  lon: z.number(),
+  accOnSeconds: z.number(),
+});
+const tripSchema = z.object({
+  terminalID: z.string(),
+  displayName: z.string(),
+  startTime: z.string(),
+  endTime: z.string(),
+  seconds: z.number(),
+  startLat: z.number(),
+  startLon: z.number(),
+  endLat: z.number(),
+  endLon: z.number(),
+  distance: z.number(),
+  avgSpeed: z.number(),
+  maxSpeed: z.number(),
+});
+const visitSchema = z.object({
+  terminalID: z.string(),
+  displayName: z.string(),
+  fenceId: z.string(),
+  fenceName: z.string(),
+  enterTime: z.string().nullable(),
+  exitTime: z.string().nullable(),
+  seconds: z.number(),
+});
+const alarmCountSchema = z.object({
+  terminalID: z.string(),
+  displayName: z.string(),
+  type: z.number(),
+  count: z.number(),
+});
+const alarmRowSchema = z.object({
+  id: z.string(),
+  terminalID: z.string(),
+  displayName: z.string(),
+  type: z.number(),
+  name: z.string(),
+  time: z.string(),
+  lat: z.number().nullable(),
+  lon: z.number().nullable(),
+  speed: z.number().nullable(),
+});
+const pastDueSchema = z.object({
+  terminalID: z.string(),
+  displayName: z.string(),
+  userId: z.string().nullable(),
+  username: z.string(),
+  platformExpireTime: z.string().nullable(),
+  userExpireTime: z.string().nullable(),
+  platformDue: z.boolean(),
+  userDue: z.boolean(),
+});
+const batterySchema = z.object({
+  terminalID: z.string(),
+  displayName: z.string(),
+  battery: z.number().nullable(),
+  time: z.string().nullable(),
+  low: z.boolean(),
+});
+
+/** One page of a full list. */
+export function page<T>(list: T[], pageNum: number, pageSize: number): { total: number; list: T[] } {
+  const from = (pageNum - 1) * pageSize;
+  return { total: list.length, list: from === 0 && list.length <= pageSize ? list : list.slice(from, from + pageSize) };
+}
+
+export async function statRoutes(app: App, ctx: AppContext): Promise<void> {
+  const schema = (summary: string, body: z.ZodTypeAny, item: z.ZodTypeAny) => ({
+    tags: ['stat'],
+    summary,
+    body,
+    response: { 200: envelopeOf(pageOf(item)) },
+  });
+
+  app.post(
+    '/stat/find',
+    {
+      config: { permission: [...STAT_PERMISSIONS.mileage] },
+      schema: schema('Daily statistics rows: one per device and day', statFindBody, dailySchema),
+    },
+    async (req) => {
+      const b = statFindBody.parse(req.body);
+      return ok(page(await statFind(ctx, req.user!, b), b.pageNum, b.pageSize));
+    },
+  );
+
+  app.post(
+    '/stat/findAllMileage',
+    {
+      config: { permission: [...STAT_PERMISSIONS.mileage] },
+      schema: schema('Per device totals over a range', statFindBody, deviceTotalsSchema),
+    },
+    async (req) => {
+      const b = statFindBody.parse(req.body);
+      return ok(page(await findAllMileage(ctx, req.user!, b), b.pageNum, b.pageSize));
+    },
+  );
+
+  app.post(
+    '/stat/findByUserIds',
+    {
+      config: { permission: [...STAT_PERMISSIONS.mileage] },
+      schema: schema("Per account totals (each account's subtree)", byUserIdsBody, userTotalsSchema),
+    },
+    async (req) => {
+      const b = byUserIdsBody.parse(req.body);
+      return ok(page(await findByUserIds(ctx, req.user!, b), b.pageNum, b.pageSize));
+    },
+  );
+
+  app.post(
+    '/stay/find',
+    {
+      config: { permission: [...STAT_PERMISSIONS.stay] },
+      schema: schema('Stays (stop points) in time order', staysBody, staySchema),
+    },
+    async (req) => {
+      const b = staysBody.parse(req.body);
+      return ok(page(await stays(ctx, req.user!, b), b.pageNum, b.pageSize));
+    },
+  );
+
+  app.post(
+    '/stat/trips',
+    {
+      config: { permission: [...STAT_PERMISSIONS.trips] },
+      schema: schema('Trips between stays', tripsBody, tripSchema),
+    },
+    async (req) => {
+      const b = tripsBody.parse(req.body);
+      return ok(page(await trips(ctx, req.user!, b), b.pageNum, b.pageSize));
+    },
+  );
+
+  app.post(
+    '/stat/fenceVisits',
+    {
+      config: { permission: [...STAT_PERMISSIONS.alarms] },
+      schema: schema('Fence visits from fence alarms', fenceVisitsBody, visitSchema),
+    },
+    async (req) => {
+      const b = fenceVisitsBody.parse(req.body);
+      return ok(page(await fenceVisits(ctx, req.user!, b), b.pageNum, b.pageSize));
+    },
+  );
+
+  app.post(
+    '/stat/alarms',
+    {
+      config: { permission: [...STAT_PERMISSIONS.alarms] },
+      schema: {
+        tags: ['stat'],
+        summary: 'Alarm counts per device and code; with rows: true also the alarm rows behind them (paged)',
+        body: alarmsBody,
+        response: {
+          200: envelopeOf(
+            z.object({ total: z.number(), list: z.array(alarmCountSchema), rows: pageOf(alarmRowSchema).optional() }),
+          ),
+        },
+      },
+    },
+    async (req) => {
+      const b = alarmsBody.parse(req.body);
+      const { devices, counts } = await alarmCounts(ctx, req.user!, b);
+      if (!b.rows) return ok({ total: counts.length, list: counts });
+      const rows = await alarmRows(ctx, devices, b, { offset: (b.pageNum - 1) * b.pageSize, limit: b.pageSize });
+      return ok({ total: counts.length, list: counts, rows });
+    },
+  );
+
+  app.post(
+    '/stat/pastDue',
+    {
+      config: { permission: [...STAT_PERMISSIONS.pastDue] },
+      schema: schema('Devices by platform and user expiry', pastDueBody, pastDueSchema),
+    },
+    async (req) => {
+      const b = pastDueBody.parse(req.body);
+      return ok(page(await pastDue(ctx, req.user!, b), b.pageNum, b.pageSize));
+    },
+  );
+
+  app.post(
+    '/stat/battery',
+    {
+      config: { permission: [...STAT_PERMISSIONS.battery] },
+      schema: {
+        tags: ['stat'],
+        summary: 'Battery count: per device the last level, and how many are low',
+        body: batteryBody,
+        response: {
+          200: envelopeOf(z.object({ total: z.number(), lowCount: z.number(), list: z.array(batterySchema) })),
+        },
+      },
+    },
+    async (req) => {
+      const b = batteryBody.parse(req.body);
+      const all = await battery(ctx, req.user!, b);
+      const lowCount = all.reduce((n, r) => n + (r.low ? 1 : 0), 0);
+      return ok({ ...page(all, b.pageNum, b.pageSize), lowCount });
+    },
+  );
+
+  await exportRoutes(app, ctx);
+}

@@ -1,0 +1,78 @@
+// Uploaded tables for the factory imports: pasted text (one row a line), a csv/text file, or an xlsx workbook
+// (first sheet, read with exceljs). Every row comes back as trimmed text cells; a first row of column titles
+// is dropped.
+import { isHeaderRow, splitCells } from '@carhere/domain';
+import ExcelJS from 'exceljs';
+import { z } from 'zod';
+import { ApiError } from '../../http/errors.ts';
+
+export const uploadSchema = z.object({
+  /** Pasted rows, one a line; cells separated by tab, comma, semicolon or spaces. */
+  text: z.string().max(20_000_000).optional(),
+  /** An uploaded file: name (.xlsx, .csv or .txt) and its bytes in base64. */
+  file: z.object({ name: z.string().max(200), base64: z.string().max(40_000_000) }).optional(),
+});
+export type Upload = z.infer<typeof uploadSchema>;
+
+export interface SheetRow {
+  /** 1-based line (text) or row (xlsx) number. */
+  line: number;
+  cells: string[];
+}
+
+function cellText(value: ExcelJS.CellValue): string {
+  if (value === null || value === undefined) return '';
+  if (value instanceof Date) return value.toISOString().slice(0, 10);
+  if (typeof value === 'number') return Number.isInteger(value) ? value.toFixed(0) : String(value);
+  if (typeof value === 'object') {
+    if ('richText' in value) return value.richText.map((r) => r.text).join('');
+    if ('text' in value) return String(value.text);
+    if ('result' in value) return cellText(value.result as ExcelJS.CellValue);
+    return '';
+  }
+  return String(value);
+}
+
+function textRows(text: string): SheetRow[] {
+  const rows: SheetRow[] = [];
+  text.split(/\r\n|\r|\n/).forEach((raw, i) => {
+    const cells = splitCells(raw);
+    if (cells.length > 0) rows.push({ line: i + 1, cells });
+  });
+  return rows;
+}
+
+async function xlsxRows(buffer: Buffer): Promise<SheetRow[]> {
+  const book = new ExcelJS.Workbook();
+  try {
+    await book.xlsx.load(buffer as unknown as ArrayBuffer);
+  } catch {
+    throw new ApiError(400, 'file.unreadable', 400);
+  }
+  const sheet = book.worksheets[0];
+  const rows: SheetRow[] = [];
+  sheet?.eachRow({ includeEmpty: false }, (row, rowNumber) => {
+    const values = Array.isArray(row.values) ? row.values.slice(1) : [];
+    const cells = values.map((v) => cellText(v as ExcelJS.CellValue).trim());
+    while (cells.length > 0 && cells[cells.length - 1] === '') cells.pop();
+    if (cells.length > 0) rows.push({ line: rowNumber, cells });
+  });
+  return rows;
+}
+
+/** The rows of an upload, without a title row; 400 'file.unreadable' when there is nothing readable. */
+export async function readUpload(upload: Upload, maxRows: number): Promise<SheetRow[]> {
+  let rows: SheetRow[];
+  if (upload.file) {
+    const buffer = Buffer.from(upload.file.base64, 'base64');
+    rows = /\.xlsx$/i.test(upload.file.name) ? await xlsxRows(buffer) : textRows(buffer.toString('utf8'));
+  } else if (upload.text !== undefined) {
+    rows = textRows(upload.text);
+  } else {
+    throw new ApiError(400, 'file.unreadable', 400);
+  }
+  if (rows.length > 0 && isHeaderRow(rows[0].cells)) rows = rows.slice(1);
+  if (rows.length === 0) throw new ApiError(400, 'file.unreadable', 400);
+  if (rows.length > maxRows) throw new ApiError(400, 'file.tooManyRows', 400, { max: maxRows });
+  return rows;
+}

@@ -1,0 +1,263 @@
+// Statistics (issue 13), on PostgreSQL (BENCH_DATABASE_URL or the local server):
+//  1. 1,000 devices × 30 days of fixes, rolled up into daily rows by the real aggregation path (dirty marks →
+//     runRollup, the code the roll-up job runs); then POST /api/stat/find for all 1,000 devices over 30 days
+//     through HTTP (target p50 < 150 ms), with the query plan of the daily-rows read. Baseline in the same run:
+//     the same answer computed from the raw positions (the roll-up of all 30,000 device-days).
+//  2. One device's 90 days at 10 s (777,600 fixes) recomputed into stays and trips (target < 500 ms).
+//  3. Ingest through the batcher with aggregation on (dirty marks in the same statement, roll-up requests to the
+//     job queue, the roll-up job running) vs off, same records, same run (target ratio ≥ 0.9).
+//
+//   npm run bench -- stats
+import { performance } from 'node:perf_hooks';
+import { findStays, findTrips } from '@carhere/domain';
+import { MemoryBus } from '../apps/server/src/bus/memory.ts';
+import { loadConfig } from '../apps/server/src/config.ts';
+import type { DeviceRef } from '../apps/server/src/gateway/directory.ts';
+import { IngestBatcher } from '../apps/server/src/gateway/ingest/batcher.ts';
+import { PartitionManager } from '../apps/server/src/gateway/ingest/partitions.ts';
+import { DeviceStateWriter } from '../apps/server/src/gateway/ingest/state-writer.ts';
+import type { IngestRecord, StoredPosition } from '../apps/server/src/gateway/ingest/types.ts';
+import { startServer } from '../apps/server/src/main.ts';
+import { DAILY_SQL } from '../apps/server/src/modules/stat/daily.ts';
+import { RollupRequester } from '../apps/server/src/modules/stat/jobs.ts';
+import { markForRebuild, runRollup } from '../apps/server/src/modules/stat/rollup.ts';
+import { BENCH_ADMIN_PASSWORD, percentile, report, round, scratchPostgres } from './lib-gateway-db.ts';
+
+const DEVICES = 1000;
+const DAYS = 30;
+/** Fixes every 30 min (48 a day): 1.44 M fixes; half moving, half standing, so days have stays and trips. */
+const STEP_MIN = 30;
+const RUNS = 9;
+
+function median(xs: number[]): number {
+  return percentile(
+    [...xs].sort((a, b) => a - b),
+    50,
+  );
+}
+
+async function main(): Promise<void> {
+  const store = await scratchPostgres('carhere_bench_stats');
+  const running = await startServer(
+    {
+      ...loadConfig({ ...process.env, DEMO: '0' }),
+      databaseUrl: store.url,
+      dataDir: 'memory://',
+      port: 0,
+      host: '127.0.0.1',
+      adminPassword: BENCH_ADMIN_PASSWORD,
+      webDist: '/nonexistent',
+      statsRollupDelaySeconds: 1,
+    },
+    { listen: true },
+  );
+  try {
+    const pool = running.ctx.dbHandle.pool;
+    // ---- 1. daily rows for 1,000 devices × 30 days, then /api/stat/find
+    const dayMs = 86_400_000;
+    const end = Math.floor(Date.now() / dayMs) * dayMs - dayMs;
+    const start = end - DAYS * dayMs;
+    await new PartitionManager(pool).ensure(Array.from({ length: DAYS + 2 }, (_, d) => start + d * dayMs));
+    await pool.query(
+      `INSERT INTO devices (terminal_id, user_id, protocol) SELECT '86100000' || lpad(g::text, 7, '0'), 2, 2 FROM generate_series(1, $1::int) g`,
+      [DEVICES],
+    );
+    const perDay = (24 * 60) / STEP_MIN;
+    let t0 = performance.now();
+    for (let d = 0; d < DAYS; d++) {
+      await pool.query(
+        `INSERT INTO positions (device_id, time, lat, lon, speed, course, valid, location_type, acc)
+         SELECT dev.id, to_timestamp(($1::float8 + i * ${STEP_MIN * 60_000}) / 1000),
+                39.9 + (dev.id % 50) * 0.01 + (i / 6) * 0.02, 116.3 + (dev.id % 37) * 0.01,
+                CASE WHEN i % 6 < 3 THEN 50 ELSE 0 END, 0, true, 'gps', i % 6 < 4
+           FROM generate_series(0, $2::int - 1) i, devices dev`,
+        [start + d * dayMs, perDay],
+      );
+    }
+    await pool.query('ANALYZE positions');
+    const fixes = DEVICES * DAYS * perDay;
+    console.log(
+      `  ${fixes} fixes of ${DEVICES} devices over ${DAYS} days written in ${round((performance.now() - t0) / 1000)} s`,
+    );
+    t0 = performance.now();
+    await markForRebuild(pool, start, end);
+    const rolled = await runRollup(pool);
+    const rollupMs = performance.now() - t0;
+    await pool.query('ANALYZE stat_daily');
+    console.log(
+      `  roll-up (the job's code): ${rolled.devices} devices, ${rolled.days} daily rows in ${round(rollupMs / 1000)} s` +
+        ` — answering from raw positions costs this much (baseline)`,
+    );
+
+    const login = await fetch(`${running.url}/api/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password: BENCH_ADMIN_PASSWORD }),
+    });
+    const cookie = String(login.headers.get('set-cookie')).split(';')[0];
+    const body = JSON.stringify({ userId: '2', children: true, startTime: start, endTime: end - 1, pageSize: 100_000 });
+    const times: number[] = [];
+    let total = 0;
+    let bytes = 0;
+    for (let r = 0; r < RUNS + 1; r++) {
+      const s = performance.now();
+      const res = await fetch(`${running.url}/api/stat/find`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', cookie },
+        body,
+      });
+      const text = await res.text();
+      const took = performance.now() - s;
+      if (r > 0) times.push(took); // the first warms the route
+      const parsed = JSON.parse(text) as { data: { total: number } };
+      total = parsed.data.total;
+      bytes = text.length;
+    }
+    const p50 = median(times);
+    console.log(
+      `  /api/stat/find, ${DEVICES} devices × ${DAYS} days: ${total} rows (${round(bytes / 1e6)} MB), p50 ${round(p50)} ms, max ${round(Math.max(...times))} ms (target p50 < 150 ms)`,
+    );
+    const ids = (await pool.query<{ id: string }>('SELECT id FROM devices ORDER BY id')).rows.map((r) => r.id);
+    const days = [new Date(start + 8 * 3_600_000).toISOString().slice(0, 10), new Date(end).toISOString().slice(0, 10)];
+    const plan = await pool.query(`EXPLAIN (ANALYZE, BUFFERS) ${DAILY_SQL}`, [ids, days[0], days[1]]);
+    console.log('  query plan of the daily-rows read:');
+    for (const row of plan.rows as { 'QUERY PLAN': string }[]) console.log(`    ${row['QUERY PLAN']}`);
+
+    // ---- 2. stays and trips of 777,600 fixes
+    const n = 777_600;
+    const cols = {
+      length: n,
+      times: new Float64Array(n),
+      lats: new Float64Array(n),
+      lons: new Float64Array(n),
+      speeds: new Float32Array(n),
+      acc: new Int8Array(n),
+    };
+    for (let i = 0; i < n; i++) {
+      const cycle = i % 360;
+      cols.times[i] = start + i * 10_000;
+      cols.speeds[i] = cycle < 180 ? 60 : 0;
+      cols.lats[i] = 39.9 + Math.sin(i / 5000) * 0.05;
+      cols.lons[i] = 116.3 + Math.floor(i / 360) * 0.001 + Math.min(cycle, 180) * 0.0017;
+      cols.acc[i] = cycle < 190 ? 1 : 0;
+    }
+    const stayTimes: number[] = [];
+    let stays = 0;
+    let trips = 0;
+    for (let r = 0; r < 5; r++) {
+      const s = performance.now();
+      const found = findStays(cols);
+      trips = findTrips(cols, found).length;
+      stays = found.length;
+      stayTimes.push(performance.now() - s);
+    }
+    const stayMs = median(stayTimes);
+    console.log(
+      `  ${n} fixes → ${stays} stays and ${trips} trips in ${round(stayMs)} ms (median of 5; target < 500 ms)`,
+    );
+
+    // ---- 3. ingest with aggregation on vs off
+    const ingestDevices = 200;
+    const perDevice = 150;
+    const devs = (
+      await pool.query<{ id: string; terminal_id: string }>(
+        'SELECT id, terminal_id FROM devices ORDER BY id LIMIT $1',
+        [ingestDevices],
+      )
+    ).rows;
+    const refs: DeviceRef[] = devs.map((d) => ({
+      id: String(d.id),
+      terminalId: d.terminal_id,
+      protocol: 2,
+      nbDeviceId: null,
+      deviceType: 12,
+      timeZone: 8,
+      speedLimit: 120,
+      path: '/1/2/',
+      activated: true,
+      deleted: false,
+    }));
+    const ingest = async (round_: number, aggregation: boolean): Promise<number> => {
+      const bus = new MemoryBus();
+      const partitions = new PartitionManager(pool);
+      await partitions.prepare();
+      const state = new DeviceStateWriter(pool, bus, 250);
+      const jobs = running.ctx.services.jobs;
+      const requester = aggregation && jobs ? new RollupRequester(jobs, 1, () => {}) : null;
+      const batcher = new IngestBatcher(pool, bus, partitions, state, {
+        maxBatchRows: 5000,
+        writers: 4,
+        highWaterRows: 50_000,
+        statistics: requester ? { onMarked: () => requester.request() } : undefined,
+      });
+      const base = Date.now() - 3_600_000 + round_ * 1000;
+      const s = performance.now();
+      let pending = 0;
+      let resolveAll: () => void = () => {};
+      const all = new Promise<void>((r) => {
+        resolveAll = r;
+      });
+      for (let k = 0; k < perDevice; k++) {
+        for (const device of refs) {
+          const p: StoredPosition = {
+            time: base + k * 10_000 + (round_ % 10),
+            lat: 39.9 + k * 1e-4,
+            lon: 116.4,
+            altitude: 0,
+            speed: 40,
+            course: 0,
+            valid: true,
+            satellites: 8,
+            locationType: 'gps',
+            acc: true,
+            mileage: null,
+            battery: null,
+          };
+          pending++;
+          const record: IngestRecord = {
+            device,
+            positions: [p],
+            alarms: [],
+            status: null,
+            receivedAt: Date.now(),
+            done: () => {
+              if (--pending === 0) resolveAll();
+            },
+          };
+          if (batcher.overloaded) await batcher.whenRoom();
+          batcher.submit(record);
+        }
+      }
+      await all;
+      const ms = performance.now() - s;
+      await batcher.close();
+      await state.stop();
+      requester?.stop();
+      return (ingestDevices * perDevice) / (ms / 1000);
+    };
+    const on: number[] = [];
+    const off: number[] = [];
+    for (let r = 0; r < 3; r++) {
+      off.push(await ingest(2 * r, false));
+      on.push(await ingest(2 * r + 1, true));
+    }
+    const onRate = median(on);
+    const offRate = median(off);
+    console.log(
+      `  ingest ${ingestDevices * perDevice} fixes through the batcher: aggregation off ${Math.round(offRate)} fixes/s, on ${Math.round(onRate)} fixes/s → ratio ${round(onRate / offRate, 3)} (target ≥ 0.9)`,
+    );
+    report('stats', p50, 'ms', rollupMs, {
+      rows: total,
+      staysTripsMs: round(stayMs),
+      ingestOnOffRatio: round(onRate / offRate, 3),
+    });
+  } finally {
+    await running.stop();
+    await store.drop();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,208 @@
+// The factory production screens in Chromium against `npm start` (APP_ENV test), on real data: results
+// uploaded by a "test station" with an API key, then a stock user (English) importing preset IMEIs and
+// devices, finding them in stock and delivering one to an agent; the test role (Chinese, forced by spec §1)
+// setting QC criteria, searching QC results, importing SIM cards and checking them; the admin (English) reading
+// QC and v2 serial results. Screenshots: factory-prod-*.
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ADMIN_PASSWORD,
+  apiPost,
+  launchBrowser,
+  loginAs,
+  type RunningPlatform,
+  screenshot,
+  startPlatform,
+} from './harness.ts';
+
+const PASSWORD = 'Factory-pass-1';
+const stamp = String(Date.now()).slice(-6);
+const imei = (n: number) => `86${stamp}${String(n).padStart(7, '0')}`;
+const [P1, P2, P3, P4, P5] = [1, 2, 3, 4, 5].map(imei);
+const iccid = (n: number) => `8986${stamp}${String(n).padStart(10, '0')}`;
+
+async function countsText(page: Page): Promise<string> {
+  const counts = page.getByTestId('import-counts');
+  await counts.waitFor({ timeout: 60_000 });
+  return (await counts.innerText()).replace(/\s+/g, ' ');
+}
+
+describe('factory production screens in Chromium (APP_ENV test)', () => {
+  let platform: RunningPlatform;
+  let browser: Browser;
+  let agentId = '';
+
+  beforeAll(async () => {
+    platform = await startPlatform({ APP_ENV: 'test' });
+    browser = await launchBrowser();
+    const admin = await browser.newPage();
+    await loginAs(admin, platform.baseUrl, 'admin', ADMIN_PASSWORD);
+    await admin.waitForURL('**/index/home');
+    for (const [username, role] of [
+      ['prod-stock', 15],
+      ['prod-test', 5],
+      ['prod-agent', 2],
+    ] as const) {
+      const res = await apiPost<{ id: string }>(admin, '/user/insertUser', { username, password: PASSWORD, role });
+      expect(res.meta.success, res.meta.message).toBe(true);
+      if (username === 'prod-agent') agentId = res.data.id;
+    }
+    // A production test station uploads its results with an API key (v2 JSON): P4 fails on the station.
+    const key = await apiPost<{ key: string }>(admin, '/system/apiKey/add', { name: 'line 1' });
+    const upload = await fetch(`${platform.baseUrl}/api/serials/v2`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': key.data.key },
+      body: JSON.stringify({
+        station: 'LINE-1',
+        batch: `B${stamp}`,
+        results: [P1, P2, P3, P4, P5].map((i) => ({
+          imei: i,
+          model: 'Gt06',
+          firmware: 'V2.1',
+          gsm: { csq: 20 },
+          gps: { satellites: 9, bestCn0: 42, ttffSeconds: 30 },
+          pass: i !== P4,
+        })),
+      }),
+    });
+    expect(upload.status).toBe(200);
+    await admin.close();
+  }, 240_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await platform?.stop();
+  });
+
+  it('stock user (English): preset list, devices into stock with the result counts, stock list, removal', async () => {
+    const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    try {
+      await loginAs(page, platform.baseUrl, 'prod-stock', PASSWORD);
+      await page.getByTestId('factory-shell').waitFor();
+
+      await page.goto(`${platform.baseUrl}/test/stock/importImei`);
+      await page.getByTestId('stockImei-text').fill([P1, P2, P3, P4, 'bad!'].join('\n'));
+      await page.getByTestId('stockImei-start').click();
+      const imeiCounts = await countsText(page);
+      expect(imeiCounts).toMatch(/Success 4\b/);
+      expect(imeiCounts).toMatch(/Unqualified 1\b/);
+      await page.getByTestId('rejected-download').waitFor();
+      await screenshot(page, 'factory-prod-import-imei-en');
+
+      await page.goto(`${platform.baseUrl}/test/stock/importDevice`);
+      await page.getByTestId('stockDevice-text').fill([P1, P2, P4, P5].map((i) => `${i},Gt06`).join('\n'));
+      await page.getByTestId('stockDevice-start').click();
+      const deviceCounts = await countsText(page);
+      expect(deviceCounts).toMatch(/Success 2\b/);
+      expect(deviceCounts).toMatch(/Unqualified 1\b/);
+      expect(deviceCounts).toMatch(/Not preset 1\b/);
+      expect(await page.locator('.ant-table').innerText()).toContain('Failed quality control');
+
+      await page.goto(`${platform.baseUrl}/test/stock/stockDevice`);
+      await page.getByTestId('stock-imei').fill(P1);
+      await page.getByRole('button', { name: 'Search' }).click();
+      await page.locator('.ant-table-row', { hasText: P1 }).getByText('In stock').waitFor();
+
+      await page.goto(`${platform.baseUrl}/test/stock/Removal`);
+      await page.getByTestId('removal-agent').click();
+      await page.keyboard.type('prod-agent');
+      await page.locator('.ant-select-item-option', { hasText: 'prod-agent' }).click();
+      await page.getByTestId('removal-text').fill(`${P1}\n${P3}`);
+      await page.getByTestId('removal-submit').click();
+      const outCounts = await countsText(page);
+      expect(outCounts).toMatch(/Success 1\b/);
+      expect(outCounts).toMatch(/Failure 1\b/);
+      await screenshot(page, 'factory-prod-removal-en');
+      const owned = await apiPost<{ total: number; list: { state: string; agentId: string }[] }>(page, '/stock/find', {
+        imei: P1,
+      });
+      expect(owned.data.list[0]).toMatchObject({ state: 'out', agentId });
+    } finally {
+      await context.close();
+    }
+  }, 240_000);
+
+  it('test role (Chinese): QC criteria, QC search, SIM card import and check', async () => {
+    const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    try {
+      await loginAs(page, platform.baseUrl, 'prod-test', PASSWORD);
+      await page.getByTestId('factory-shell').waitFor();
+
+      await page.goto(`${platform.baseUrl}/test/exportSerialResult/configList`);
+      await page.getByTestId('config-model').fill('Gt06');
+      await page.getByTestId('config-sats').fill('6');
+      await page.getByTestId('config-save').click();
+      await page.locator('.ant-table-row', { hasText: 'Gt06' }).waitFor();
+
+      await page.goto(`${platform.baseUrl}/test/qc/qcSearch`);
+      await page.getByTestId('qc-imei').fill(`86${stamp}`);
+      await page.getByTestId('qc-search').click();
+      const failed = page.locator('.ant-table-row', { hasText: P4 });
+      await failed.getByText('不合格', { exact: true }).waitFor();
+      await page.locator('.ant-table-row', { hasText: P1 }).getByText('合格', { exact: true }).waitFor();
+      await screenshot(page, 'factory-prod-qc-search-cn');
+
+      await page.goto(`${platform.baseUrl}/test/card/cardSearch`);
+      await page.getByRole('tab', { name: '导入卡' }).click();
+      await page
+        .getByTestId('cards-text')
+        .fill(
+          [
+            `${iccid(1)},460001,13800000001,CMCC,1G,2026-01-01,2027-01-01,active,${P2}`,
+            `${iccid(2)},460002,13800000002`,
+            'x',
+          ].join('\n'),
+        );
+      await page.getByTestId('cards-start').click();
+      const cardCounts = await countsText(page);
+      expect(cardCounts).toMatch(/成功 2\b/);
+      expect(cardCounts).toMatch(/不合格 1\b/);
+      await page.getByRole('tab', { name: '卡列表' }).click();
+      await page.getByTestId('card-iccid').fill(`8986${stamp}`);
+      await page
+        .getByRole('button', { name: '查 询' })
+        .or(page.getByRole('button', { name: '查询' }))
+        .first()
+        .click();
+      await page
+        .locator('.ant-table-row', { hasText: iccid(1) })
+        .getByText(P2)
+        .waitFor();
+      await page.getByRole('tab', { name: '匹配检查' }).click();
+      await page.getByTestId('card-check').click();
+      await screenshot(page, 'factory-prod-cards-cn');
+    } finally {
+      await context.close();
+    }
+  }, 240_000);
+
+  it('admin (English): QC search, v2 serial results and the v1 upload screen', async () => {
+    const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    try {
+      await loginAs(page, platform.baseUrl, 'admin', ADMIN_PASSWORD);
+      await page.waitForURL('**/index/home');
+      await page.goto(`${platform.baseUrl}/test/exportSerialResult/serialResultManagerV2`);
+      await page.getByTestId('qc-imei').fill(`86${stamp}`);
+      await page.getByTestId('qc-search').click();
+      await page.locator('.ant-table-row', { hasText: P4 }).getByText('Fail', { exact: true }).waitFor();
+      await page.goto(`${platform.baseUrl}/test/exportSerialResult/v1`);
+      await page.getByTestId('v1-text').fill(`${imei(9)},Gt06,V2.1,20,3,42,PASS`);
+      await page.getByTestId('v1-upload').click();
+      // The criteria the test role saved (6 satellites) fail a result with 3.
+      expect(await page.getByTestId('upload-outcome').innerText()).toContain('1 results recorded: 0 passed, 1 failed');
+      await page.goto(`${platform.baseUrl}/test/qc/qcSearch`);
+      await page.getByTestId('qc-imei').fill(imei(9));
+      await page.getByTestId('qc-search').click();
+      await page
+        .locator('.ant-table-row', { hasText: imei(9) })
+        .getByText('Satellites')
+        .waitFor();
+      await screenshot(page, 'factory-prod-qc-search-en');
+    } finally {
+      await context.close();
+    }
+  }, 240_000);
+});
