@@ -18,7 +18,6 @@ export interface Config {
   busPrefix: string;
   appEnv: AppEnv;
   appDownloadUrl: string;
-  defaultResetPassword: string;
   sessionHours: number;
   rememberDays: number;
   webDist: string | undefined;
@@ -107,7 +106,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     busPrefix: busPrefix(env.BUS_PREFIX),
     appEnv,
     appDownloadUrl: env.APP_DOWNLOAD_URL ?? '',
-    defaultResetPassword: env.DEFAULT_RESET_PASSWORD ?? 'Carhere-123456',
     sessionHours: int(env.SESSION_HOURS, 12, 'SESSION_HOURS'),
     rememberDays: int(env.REMEMBER_DAYS, 30, 'REMEMBER_DAYS'),
     webDist: env.WEB_DIST || undefined,

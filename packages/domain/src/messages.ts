@@ -21,6 +21,37 @@ const CN_EN_MESSAGES = {
   'login.202': { cn: '密码错误', en: 'wrong password' },
   'login.208': { cn: '用户已过期', en: 'user expired' },
   'login.209': { cn: '用户名或密码错误', en: 'wrong username or password' },
+  // Sign-in security (issue 12): throttling, two-factor sign-in, passwords to change at first sign-in.
+  'login.rateLimited': {
+    cn: '登录尝试过多，请 {seconds} 秒后再试',
+    en: 'Too many login attempts, please try again in {seconds} seconds',
+  },
+  'login.totpRequired': {
+    cn: '请输入身份验证器应用中的6位验证码',
+    en: 'Enter the 6-digit code from your authenticator app',
+  },
+  'login.totpWrong': { cn: '验证码错误', en: 'The verification code is wrong' },
+  'login.backToPassword': { cn: '返回密码登录', en: 'Back to the password' },
+  'login.ticketExpired': {
+    cn: '登录已超时，请重新输入密码',
+    en: 'The sign-in has expired, please enter your password again',
+  },
+  'account.mustChangePassword': { cn: '请先修改密码后再继续', en: 'You must change your password before continuing' },
+  'account.totpEnrolRequired': {
+    cn: '此账号必须开启两步验证，请先完成设置',
+    en: 'This account must use two-factor sign-in: set it up before continuing',
+  },
+  'account.totpNotPending': { cn: '请先开始设置两步验证', en: 'Start the two-factor set-up first' },
+  'account.totpAlreadyEnabled': { cn: '两步验证已开启', en: 'Two-factor sign-in is already on' },
+  'account.totpNotEnabled': { cn: '两步验证未开启', en: 'Two-factor sign-in is not on' },
+  'account.passwordUnchanged': {
+    cn: '新密码不能与当前密码相同',
+    en: 'The new password must differ from the current one',
+  },
+  'http.tooManyRequests': {
+    cn: '请求过于频繁，请 {seconds} 秒后再试',
+    en: 'Too many requests, please try again in {seconds} seconds',
+  },
   'session.407': { cn: '登录已失效，请重新登录', en: 'Your session has expired, please log in again' },
   'session.loginRequired': { cn: '请先登录', en: 'Please log in first' },
 

@@ -4,6 +4,7 @@ import type { CoreTables } from './tables/core.ts';
 import type { FactoryLogTables } from './tables/factoryLogs.ts';
 import type { FactoryProdTables } from './tables/factoryProd.ts';
 import type { GatewayTables } from './tables/gateway.ts';
+import type { SecurityTables } from './tables/security.ts';
 import type { StatisticsTables } from './tables/statistics.ts';
 import type { WebTables } from './tables/web.ts';
 
@@ -18,4 +19,5 @@ export interface Database
     AuditTables,
     StatisticsTables,
     FactoryProdTables,
-    FactoryLogTables {}
+    FactoryLogTables,
+    SecurityTables {}

@@ -14,10 +14,6 @@ import {
 /** Texts the domain catalogue does not carry (server-only answers). English is the fallback. */
 const SERVER_ONLY: Record<string, { cn: string; en: string }> = {
   '407': { cn: '407', en: '407' },
-  loginRateLimited: {
-    cn: '登录尝试过多，请 {minutes} 分钟后再试',
-    en: 'Too many login attempts, please try again in {minutes} minutes',
-  },
   demoDisabled: { cn: '体验账号未开放', en: 'The demo account is not available' },
   'device.notFound': { cn: '设备不存在：{terminalID}', en: 'Device not found: {terminalID}' },
   'device.batchLimit': {

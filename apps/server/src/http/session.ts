@@ -1,8 +1,11 @@
 // Server-side sessions: a random token in an httpOnly, SameSite=Lax cookie; the database keeps only its sha256.
 // Sessions end at logout, on expiry, and when the password changes (all of the user's sessions are deleted).
 import { createHash, randomBytes } from 'node:crypto';
+import { type SignInRestriction, signInRestriction } from '@carhere/domain';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
 import type { AppContext } from '../context.ts';
+import { ApiError } from './errors.ts';
 
 export const SESSION_COOKIE = 'carhere_sid';
 
@@ -15,9 +18,37 @@ export interface SessionUser {
   lang: string;
   timeZone: string;
   sessionId: string;
+  /** What the account must do before anything else (change its password, enrol in two-factor sign-in). */
+  restriction: SignInRestriction | null;
   /** A "try it out" session: read-only except commands to the demo's own devices (http/operations.ts). */
   demo: boolean;
 }
+
+/** The settings row of sign-in security (the administrator's "require two-factor sign-in" switch). */
+export const LOGIN_SECURITY_SETTING = 'login_security';
+export interface LoginSecuritySetting {
+  requireTotpForStaff?: boolean;
+}
+
+/**
+ * The only API routes a restricted session may call: its own state, logging out, changing the password and
+ * the two-factor enrolment. Every other call answers 403 with what must be done first.
+ */
+const RESTRICTED_ALLOWED: Record<SignInRestriction, ReadonlySet<string>> = {
+  changePassword: new Set(['/api/session', '/api/logout', '/api/user/checkUserPassword', '/api/user/checkPassword']),
+  // The administrator who turns the requirement on keeps the switch (to turn it off again) while enrolling.
+  enrolTotp: new Set([
+    '/api/session',
+    '/api/logout',
+    '/api/user/totp/setup',
+    '/api/user/totp/enable',
+    '/api/system/loginSecurity',
+  ]),
+};
+const RESTRICTION_MESSAGE: Record<SignInRestriction, string> = {
+  changePassword: 'account.mustChangePassword',
+  enrolTotp: 'account.totpEnrolRequired',
+};
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
@@ -71,6 +102,11 @@ export async function loadSession(ctx: AppContext, req: FastifyRequest): Promise
       'u.path',
       'u.lang',
       'u.time_zone',
+      'u.must_change_password',
+      'u.totp_enabled',
+      sql<LoginSecuritySetting | null>`(SELECT value FROM settings WHERE key = ${LOGIN_SECURITY_SETTING})`.as(
+        'security',
+      ),
     ])
     .where('s.id', '=', hashToken(token))
     .executeTakeFirst();
@@ -78,6 +114,17 @@ export async function loadSession(ctx: AppContext, req: FastifyRequest): Promise
   if (row.expires_at.getTime() <= Date.now()) {
     await ctx.db.deleteFrom('sessions').where('id', '=', row.sid).execute();
     return null;
+  }
+  const restriction = signInRestriction({
+    role: row.role,
+    mustChangePassword: row.must_change_password,
+    totpEnabled: row.totp_enabled,
+    requireTotpForStaff: row.security?.requireTotpForStaff === true,
+  });
+  if (restriction && !req.routeOptions.config?.public && req.routeOptions.url?.startsWith('/api/')) {
+    if (!RESTRICTED_ALLOWED[restriction].has(req.routeOptions.url)) {
+      throw new ApiError(403, RESTRICTION_MESSAGE[restriction], 403);
+    }
   }
   return {
     id: row.id,
@@ -88,6 +135,7 @@ export async function loadSession(ctx: AppContext, req: FastifyRequest): Promise
     lang: row.lang,
     timeZone: row.time_zone,
     sessionId: row.sid,
+    restriction,
     demo: row.demo,
   };
 }

@@ -19,6 +19,15 @@ export interface UserInfo {
 export interface LoginData {
   userInfo: UserInfo;
   permissions: string[];
+  /** What the account must do before anything else; while set, the web shows only that screen. */
+  restriction?: 'changePassword' | 'enrolTotp' | null;
+  totpEnabled?: boolean;
+}
+
+/** The answer of a correct password when the account uses two-factor sign-in (meta.code 210). */
+export interface TotpStep {
+  totpRequired: true;
+  ticket: string;
 }
 
 export interface PublicConfig {

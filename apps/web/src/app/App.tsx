@@ -22,6 +22,14 @@ function Guarded({ children }: { children: ReactNode }) {
   const location = useLocation();
   const decision = decide(location.pathname, auth);
   if (decision === 'login') return <Navigate to="/login" replace state={{ from: location.pathname }} />;
+  // A password someone else set, or a required two-factor enrolment, comes before every screen.
+  if (auth?.restriction && location.pathname.startsWith('/index')) {
+    return (
+      <Suspense fallback={<Loading />}>
+        <SignInSetupPage />
+      </Suspense>
+    );
+  }
   if (decision === 'notFound') return <Navigate to="/notFound" replace />;
   if (decision === 'home') return <Navigate to={homeOf(auth)} replace />;
   return <>{children}</>;
@@ -34,6 +42,9 @@ function Redirect() {
 
 // antd's Result (with its 404 illustration) is only for a wrong address: not in the login page's bundle.
 const NotFoundPage = lazy(() => import('../features/notFound/NotFoundPage.tsx'));
+
+// Shown instead of every screen while the session is restricted (issue 12).
+const SignInSetupPage = lazy(() => import('../features/security/SignInSetupPage.tsx'));
 
 // The signed-in layout (menus, notice, live connection) is not needed on the login page: load it lazily.
 const MainLayout = lazy(() => import('./MainLayout.tsx').then((m) => ({ default: m.MainLayout })));

@@ -1,11 +1,13 @@
 // The signed-in layout: header (user, language, logout) and a side menu showing only what the role may use.
-import { GlobalOutlined, LogoutOutlined, UserOutlined } from '@ant-design/icons';
-import { App as AntApp, Button, Dropdown, Layout, Menu, Space, Typography } from 'antd';
+import { GlobalOutlined, LogoutOutlined, SafetyOutlined, UserOutlined } from '@ant-design/icons';
+import { App as AntApp, Button, Dropdown, Layout, Menu, Modal, Space, Typography } from 'antd';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { api } from '../api/client.ts';
 import { authStore, useAuth } from '../auth/store.ts';
 import { MaintenanceNotice } from '../features/notice/MaintenanceNotice.tsx';
+import { TotpCard } from '../features/security/TotpCard.tsx';
 import { LANGUAGE_NAMES, LANGUAGES, type Language, setLanguage } from '../i18n/index.ts';
 import { mayOpen } from './guard.ts';
 import { featureRoutes } from './routes.tsx';
@@ -36,6 +38,9 @@ function SignedInLayout() {
       return { key: `/index/${r.path}`, icon: r.menu?.icon, label: <span title={label}>{label}</span> };
     });
   const selected = items.filter((i) => location.pathname.startsWith(i.key)).map((i) => i.key);
+
+  const [securityOpen, setSecurityOpen] = useState(false);
+  const { t: ts } = useTranslation('security');
 
   const logout = async () => {
     try {
@@ -80,6 +85,15 @@ function SignedInLayout() {
           </Space>
           <Button
             type="text"
+            icon={<SafetyOutlined />}
+            style={{ color: '#fff' }}
+            onClick={() => setSecurityOpen(true)}
+            data-testid="security-open"
+          >
+            {ts('totp.title')}
+          </Button>
+          <Button
+            type="text"
             icon={<LogoutOutlined />}
             style={{ color: '#fff' }}
             onClick={() => void logout()}
@@ -104,6 +118,17 @@ function SignedInLayout() {
           <MaintenanceNotice />
         </Layout.Content>
       </Layout>
+      {/* Two-factor sign-in for every account, whatever screens its role opens. */}
+      <Modal
+        open={securityOpen}
+        title={ts('totp.title')}
+        footer={null}
+        width={560}
+        onCancel={() => setSecurityOpen(false)}
+        destroyOnHidden
+      >
+        <TotpCard />
+      </Modal>
     </Layout>
   );
 }

@@ -29,6 +29,12 @@ export interface UsersTable {
   password_changed_at: DefaultTimestamp;
   created_at: DefaultTimestamp;
   updated_at: DefaultTimestamp;
+  /** Set by someone else (reset, import, sale): changed at first sign-in (0420_login_security.sql). */
+  must_change_password: Generated<boolean>;
+  totp_secret: string | null;
+  totp_enabled: Generated<boolean>;
+  totp_last_step: Generated<string>;
+  totp_pending_secret: string | null;
 }
 
 export interface SessionsTable {

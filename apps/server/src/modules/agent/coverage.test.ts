@@ -96,7 +96,7 @@ const ENDPOINTS: Endpoint[] = [
   },
   {
     name: '/user/findUsername',
-    perm: needs('accountsView'),
+    perm: needs('agentAdd'),
     own: () => body({ username: 'nobody-x' }),
     cross: null,
     bad: [{ req: () => body({ username: '' }), field: 'username' }],
@@ -713,7 +713,10 @@ describe('accounts endpoints: permission denial, sibling-subtree denial and bad 
     // A device account for tenant B's device, the sibling subtree's.
     const agentB = await loginAs(server, 'agentB');
     const [saleImei] = await importDevices(t.admin, t.ids.agentB, [nextImei()]);
-    await expectOk(agentB.post('/device/userSale', { terminalIDs: [saleImei], asDeviceAccounts: true }));
+    const sale = await expectOk<{ accounts: { password: string }[] }>(
+      agentB.post('/device/userSale', { terminalIDs: [saleImei], asDeviceAccounts: true }),
+    );
+    const salePassword = sale.accounts[0].password;
     const cases: { body: Record<string, unknown>; lang: string; status: number; code: number; message: string }[] = [
       // Wrong password for an existing device account.
       {
@@ -768,7 +771,7 @@ describe('accounts endpoints: permission denial, sibling-subtree denial and bad 
       method: 'POST',
       url: '/api/loginByCert',
       headers: { lang: 'en' },
-      payload: { terminalID: saleImei, password: server.config.defaultResetPassword },
+      payload: { terminalID: saleImei, password: salePassword },
     });
     expect(ok.json().meta).toMatchObject({ success: true, code: 200 });
   });

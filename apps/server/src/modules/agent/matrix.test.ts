@@ -59,7 +59,7 @@ const ENDPOINTS: Endpoint[] = [
   },
   {
     name: '/user/findUsername',
-    perm: ['main:agent_add', 'main:agent_edit'],
+    perm: ['main:agent_add'],
     own: () => body({ username: 'nobody-x' }),
     cross: null,
   },

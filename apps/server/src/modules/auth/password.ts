@@ -1,5 +1,6 @@
 // Passwords are stored as scrypt hashes: 'scrypt$N$r$p$salt$hash' (base64). Never the password itself.
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { readablePassword } from '@carhere/domain';
 
 const N = 16384;
 const R = 8;
@@ -32,4 +33,12 @@ export async function verifyPassword(password: string, stored: string): Promise<
 /** A readable random password for generated accounts (printed once at first start). */
 export function generatePassword(): string {
   return randomBytes(12).toString('base64url');
+}
+
+/**
+ * A new password someone else sets for an account (reset, import, sale): 12 readable characters without
+ * look-alikes, shown once to the person who made it; the account must change it at first sign-in.
+ */
+export function generateAccountPassword(): string {
+  return readablePassword((n) => randomBytes(n));
 }

@@ -161,13 +161,22 @@ export async function deviceManageRoutes(app: App, ctx: AppContext): Promise<voi
         tags: ['device'],
         summary:
           'Sell devices to an end-user account of the caller’s subtree (userId), or give each device its own ' +
-          'end-user account named by its IMEI (asDeviceAccounts)',
+          'end-user account named by its IMEI (asDeviceAccounts): each new account gets a random password, answered ' +
+          'once in data.accounts and to be changed at its first sign-in',
         body: z
           .object({ terminalIDs, userId: idSchema.optional(), asDeviceAccounts: z.boolean().optional() })
           .refine((b) => (b.userId !== undefined) !== (b.asDeviceAccounts === true), {
             message: 'userId or asDeviceAccounts',
           }),
-        response: batchReply,
+        response: {
+          200: envelopeOf(
+            batchResultSchema.extend({
+              accounts: z
+                .array(z.object({ terminalID: z.string(), username: z.string(), password: z.string() }))
+                .optional(),
+            }),
+          ),
+        },
       },
     },
     async (req) => {

@@ -8,7 +8,7 @@ import type { OwnershipAction } from '../../db/tables/accounts.ts';
 import { ApiError, noPermission } from '../../http/errors.ts';
 import { translate } from '../../http/i18n.ts';
 import { type Caller, loadReachableUser, type UserRow } from '../agent/scope.ts';
-import { hashPassword } from '../auth/password.ts';
+import { generateAccountPassword, hashPassword } from '../auth/password.ts';
 import { usernameTaken } from '../user/queries.ts';
 import { insertAccount } from '../user/service.ts';
 import { deviceChanged } from './events.ts';
@@ -117,8 +117,9 @@ export async function transferDevices(
 
 /**
  * Sells devices to end users. With `userId` every device goes to that account; with `asDeviceAccounts` each
- * device gets its own end-user account named by its IMEI (password: the default reset password), under the
- * caller, for logging in by IMEI (/api/loginByCert).
+ * device gets its own end-user account named by its IMEI, under the caller, for logging in by IMEI
+ * (/api/loginByCert): each with its own random password, answered once in `accounts` and to be changed at the
+ * account's first sign-in.
  */
 export async function sellDevices(
   ctx: AppContext,
@@ -126,7 +127,7 @@ export async function sellDevices(
   terminalIDs: readonly string[],
   target: { userId: string } | { asDeviceAccounts: true },
   lang: string,
-): Promise<BatchResult> {
+): Promise<BatchResult & { accounts?: { terminalID: string; username: string; password: string }[] }> {
   if ('userId' in target) {
     const buyer = await loadReachableUser(ctx, caller, target.userId);
     // Selling to oneself is answered per device with the spec's message (canSell), not as a wrong buyer role.
@@ -136,19 +137,22 @@ export async function sellDevices(
   }
   await checkBatchSize(ctx, terminalIDs.length);
   const { devices, failed } = await resolveDevices(ctx, caller, terminalIDs, lang);
-  const hash = await hashPassword(ctx.config.defaultResetPassword);
   const sold: string[] = [];
+  const accounts: { terminalID: string; username: string; password: string }[] = [];
   for (const d of devices) {
     if (await usernameTaken(ctx, d.terminal_id)) {
       failed.push({ terminalID: d.terminal_id, message: translate('account.usernameTaken', lang) });
       continue;
     }
+    const password = generateAccountPassword();
+    const hash = await hashPassword(password);
     await ctx.db.transaction().execute(async (trx) => {
       const accountId = await insertAccount(
         trx,
         caller.id,
         { username: d.terminal_id, role: ROLES.user, nickname: d.terminal_id },
         hash,
+        true,
       );
       await trx
         .updateTable('devices')
@@ -163,9 +167,10 @@ export async function sellDevices(
         .execute();
     });
     sold.push(d.terminal_id);
+    accounts.push({ terminalID: d.terminal_id, username: d.terminal_id, password });
   }
   deviceChanged(ctx, { terminalIDs: sold });
-  return { success: sold.length, failed };
+  return { success: sold.length, failed, accounts };
 }
 
 /**

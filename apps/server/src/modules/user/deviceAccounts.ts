@@ -3,7 +3,7 @@
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import { type Caller, callerIsAdmin, subtreePattern } from '../agent/scope.ts';
-import { hashPassword } from '../auth/password.ts';
+import { generateAccountPassword, hashPassword } from '../auth/password.ts';
 
 /** Device accounts below the caller whose name is one of these IMEIs and whose device the caller reaches. */
 export async function findDeviceAccounts(
@@ -27,26 +27,46 @@ export async function findDeviceAccounts(
   return q.execute();
 }
 
+/**
+ * Gives each device account a new random password (answered once, per IMEI), to be changed at its next sign-in;
+ * their sessions end.
+ */
 export async function resetDeviceAccountPasswords(
   ctx: AppContext,
   caller: Caller,
   terminalIds: readonly string[],
-): Promise<{ updated: string[]; notFound: string[] }> {
+): Promise<{ updated: string[]; notFound: string[]; passwords: { terminalId: string; password: string }[] }> {
   const accounts = await findDeviceAccounts(ctx, caller, terminalIds);
-  if (accounts.length > 0) {
-    const hash = await hashPassword(ctx.config.defaultResetPassword);
-    const ids = accounts.map((a) => a.id);
+  const passwords: { terminalId: string; password: string }[] = [];
+  for (const a of accounts) {
+    const password = generateAccountPassword();
     await ctx.db
       .updateTable('users')
-      .set({ password_hash: hash, password_changed_at: new Date(), updated_at: new Date() })
-      .where('id', 'in', ids)
+      .set({
+        password_hash: await hashPassword(password),
+        must_change_password: true,
+        password_changed_at: new Date(),
+        updated_at: new Date(),
+      })
+      .where('id', '=', a.id)
       .execute();
-    await ctx.db.deleteFrom('sessions').where('user_id', 'in', ids).execute();
+    passwords.push({ terminalId: a.username, password });
+  }
+  if (accounts.length > 0) {
+    await ctx.db
+      .deleteFrom('sessions')
+      .where(
+        'user_id',
+        'in',
+        accounts.map((a) => a.id),
+      )
+      .execute();
   }
   const found = new Set(accounts.map((a) => a.username.toLowerCase()));
   const wanted = [...new Set(terminalIds.map((t) => t.trim()))];
   return {
     updated: wanted.filter((t) => found.has(t.toLowerCase())),
     notFound: wanted.filter((t) => !found.has(t.toLowerCase())),
+    passwords,
   };
 }

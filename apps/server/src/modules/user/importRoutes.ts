@@ -8,12 +8,12 @@ import { ApiError } from '../../http/errors.ts';
 import { callerLang, translate } from '../../http/i18n.ts';
 import { int32 } from '../../http/input.ts';
 import type { App } from '../../http/types.ts';
-import { findJob, startJob, trackJobsOnClose } from '../agent/jobs.ts';
+import { findJob, type JobView, startJob, trackJobsOnClose } from '../agent/jobs.ts';
 import { needs } from '../agent/permissions.ts';
 import { checkNewPassword, isUniqueViolation, normalizeUsername } from '../agent/rules.ts';
 import { idSchema, text } from '../agent/schema.ts';
 import { assignableRoles, type Caller, loadReachableUser } from '../agent/scope.ts';
-import { hashPassword } from '../auth/password.ts';
+import { generateAccountPassword, hashPassword } from '../auth/password.ts';
 import { checkContactFields, insertAccount } from './service.ts';
 
 export const USER_IMPORT_MAX_ROWS = 5000;
@@ -32,7 +32,8 @@ type ImportRow = z.infer<typeof importRow>;
 export interface UserImportResult {
   success: number;
   failure: number;
-  created: { line: number; id: string; username: string }[];
+  /** `password`: generated for a row without one; answered once to the importer, then removed from the job. */
+  created: { line: number; id: string; username: string; password?: string }[];
   refused: { line: number; username: string; message: string }[];
 }
 
@@ -55,7 +56,6 @@ async function importUsers(
 ): Promise<UserImportResult> {
   const parent = await loadReachableUser(ctx, caller, parentId);
   const allowed = assignableRoles(caller.role);
-  const defaultHash = await hashPassword(ctx.config.defaultResetPassword);
   const result: UserImportResult = { success: 0, failure: 0, created: [], refused: [] };
   const seen = new Set<string>();
   for (let i = 0; i < rows.length; i++) {
@@ -70,16 +70,15 @@ async function importUsers(
       if (!parentCheck.ok) throw new ApiError(400, parentCheck.message);
       if (seen.has(username.toLowerCase())) throw new ApiError(400, 'account.usernameTaken');
       seen.add(username.toLowerCase());
-      let hash = defaultHash;
-      if (row.password) {
-        checkNewPassword(row.password);
-        hash = await hashPassword(row.password);
-      }
+      // Every imported account changes its password at first sign-in: the importer's file knows it.
+      if (row.password) checkNewPassword(row.password);
+      const generated = row.password ? undefined : generateAccountPassword();
+      const hash = await hashPassword(row.password || generated!);
       const id = await ctx.db
         .transaction()
-        .execute((trx) => insertAccount(trx, parent.id, { ...row, username, role }, hash));
+        .execute((trx) => insertAccount(trx, parent.id, { ...row, username, role }, hash, true));
       result.success++;
-      result.created.push({ line, id, username });
+      result.created.push({ line, id, username, ...(generated ? { password: generated } : {}) });
     } catch (err) {
       let key: string;
       if (err instanceof ApiError) key = err.key;
@@ -93,6 +92,26 @@ async function importUsers(
   return result;
 }
 
+/**
+ * The generated passwords of a finished import are answered once, to the importer: the first read of the
+ * finished job removes them from the stored result.
+ */
+async function handOverPasswords(ctx: AppContext, caller: Caller, view: JobView): Promise<JobView> {
+  const result = view.result as UserImportResult | null;
+  if (view.status !== 'done' || !result?.created?.some((c) => c.password)) return view;
+  const owner = await ctx.db.selectFrom('import_jobs').select('user_id').where('id', '=', view.id).executeTakeFirst();
+  if (owner?.user_id !== caller.id) {
+    return { ...view, result: { ...result, created: result.created.map(({ password: _, ...c }) => c) } };
+  }
+  const stripped = { ...result, created: result.created.map(({ password: _, ...c }) => c) };
+  await ctx.db
+    .updateTable('import_jobs')
+    .set({ result: JSON.stringify(stripped) })
+    .where('id', '=', view.id)
+    .execute();
+  return view;
+}
+
 export async function userImportRoutes(app: App, ctx: AppContext): Promise<void> {
   trackJobsOnClose(app, ctx);
 
@@ -102,7 +121,7 @@ export async function userImportRoutes(app: App, ctx: AppContext): Promise<void>
       config: { permission: needs('agentAdd') },
       schema: {
         tags: ['user'],
-        summary: `Create up to ${USER_IMPORT_MAX_ROWS} accounts under an agent as a background job; poll GET /user/importJob`,
+        summary: `Create up to ${USER_IMPORT_MAX_ROWS} accounts under an agent as a background job; poll GET /user/importJob. Rows without a password get a random one, answered once (result.created[].password) to the importer; every imported account changes its password at first sign-in`,
         body: z.object({
           parentId: idSchema.optional(),
           rows: z.array(importRow).min(1).max(USER_IMPORT_MAX_ROWS),
@@ -123,7 +142,7 @@ export async function userImportRoutes(app: App, ctx: AppContext): Promise<void>
         importUsers(ctx, caller, parentId, rows, lang, progress),
       );
       if (req.body.wait) await job.done;
-      const view = await findJob(ctx, caller, job.id, 'users');
+      const view = await handOverPasswords(ctx, caller, await findJob(ctx, caller, job.id, 'users'));
       return ok({ ...view, error: view.error ? translate(view.error, lang) : null });
     },
   );
@@ -140,7 +159,7 @@ export async function userImportRoutes(app: App, ctx: AppContext): Promise<void>
       },
     },
     async (req) => {
-      const view = await findJob(ctx, req.user!, req.query.id, 'users');
+      const view = await handOverPasswords(ctx, req.user!, await findJob(ctx, req.user!, req.query.id, 'users'));
       return ok({ ...view, error: view.error ? translate(view.error, callerLang(req)) : null });
     },
   );

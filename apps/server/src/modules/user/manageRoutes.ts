@@ -44,21 +44,22 @@ export async function userManageRoutes(app: App, ctx: AppContext): Promise<void>
       config: { permission: needs('agentAdd') },
       schema: {
         tags: ['user'],
-        summary: 'Create an account under an agent of the caller’s subtree (default: under the caller)',
+        summary:
+          'Create an account under an agent of the caller’s subtree (default: under the caller). Without a password a random one is generated, answered once in data.password, and must be changed at first sign-in',
         body: z.object({
           username: z.string().max(50),
-          password: z.string().max(64),
+          password: z.string().max(64).optional(),
           confirmPassword: z.string().max(64).optional(),
           parentId: idSchema.optional(),
           role: roleSchema,
           ...profileFields,
         }),
-        response: { 200: envelopeOf(z.object({ id: z.string() })) },
+        response: { 200: envelopeOf(z.object({ id: z.string(), password: z.string().nullable() })) },
       },
     },
     async (req) => {
-      const id = await createUser(ctx, req.user!, req.body);
-      return ok({ id }, translate('action.save.success', callerLang(req)));
+      const created = await createUser(ctx, req.user!, req.body);
+      return ok(created, translate('action.save.success', callerLang(req)));
     },
   );
 
@@ -197,14 +198,15 @@ export async function userManageRoutes(app: App, ctx: AppContext): Promise<void>
       config: { permission: needs('agentResetPassword') },
       schema: {
         tags: ['user'],
-        summary: 'Set an account’s password to the configured default reset password; its sessions end',
+        summary:
+          'Give an account a new random password, answered once in data.password; the account must change it at its next sign-in, and its sessions end',
         body: idBody,
-        response: { 200: done },
+        response: { 200: envelopeOf(z.object({ password: z.string() })) },
       },
     },
     async (req) => {
-      await resetPassword(ctx, req.user!, req.body.id);
-      return ok(null, translate('action.save.success', callerLang(req)));
+      const password = await resetPassword(ctx, req.user!, req.body.id);
+      return ok({ password }, translate('action.save.success', callerLang(req)));
     },
   );
 

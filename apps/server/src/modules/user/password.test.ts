@@ -6,6 +6,7 @@ describe('passwords, device accounts and login by IMEI', () => {
   let server: TestServer;
   let t: Tree;
   let imeis: string[];
+  const passwords = new Map<string, string>();
   beforeAll(async () => {
     server = await createTestServer();
     t = await buildTree(server);
@@ -48,7 +49,7 @@ describe('passwords, device accounts and login by IMEI', () => {
     expect((await new ApiClient(server).post('/user/checkUserPassword', anonymous)).meta.message).toBe('407');
   });
 
-  it('GET checkPassword says whether an account still has the default reset password', async () => {
+  it('GET checkPassword says whether an account still has a password someone else set', async () => {
     const agentA = await loginAs(server, 'agentA');
     expect(await expectOk(agentA.get('/user/checkPassword'))).toEqual({ isDefault: false });
     expect(await expectOk(agentA.get(`/user/checkPassword?id=${t.ids.userA2}`))).toEqual({ isDefault: false });
@@ -56,19 +57,42 @@ describe('passwords, device accounts and login by IMEI', () => {
     expect((await agentA.get('/user/checkPassword?id=abc')).status).toBe(400);
   });
 
-  it('a sale as device accounts creates an account per IMEI that logs in by IMEI (loginByCert)', async () => {
+  it('a sale as device accounts creates an account per IMEI with its own random password, shown once', async () => {
     const agentA = await loginAs(server, 'agentA');
-    const sale = await expectOk<{ success: number }>(
+    const sale = await expectOk<{ success: number; accounts: { terminalID: string; password: string }[] }>(
       agentA.post('/device/userSale', { terminalIDs: [imeis[0], imeis[1]], asDeviceAccounts: true }),
     );
     expect(sale.success).toBe(2);
+    expect(sale.accounts.map((a) => a.terminalID)).toEqual([imeis[0], imeis[1]]);
+    const [p0, p1] = sale.accounts.map((a) => a.password);
+    expect(p0).toMatch(/^[A-HJ-NP-Za-km-z2-9]{12}$/);
+    expect(p0).not.toBe(p1);
+    passwords.set(imeis[0], p0);
+    passwords.set(imeis[1], p1);
+    // No shared default: the old one, or another account's password, does not open the account.
+    for (const guess of ['Carhere-123456', p1]) {
+      const c = new ApiClient(server);
+      expect((await c.post('/loginByCert', { terminalID: imeis[0], password: guess })).meta.code).toBe(209);
+    }
     const c = new ApiClient(server);
-    const login = await c.post<{ userInfo: { username: string } }>('/loginByCert', {
+    const login = await c.post<{ userInfo: { username: string }; restriction: string | null }>('/loginByCert', {
       terminalID: imeis[0],
-      password: server.config.defaultResetPassword,
+      password: p0,
     });
     expect(login.meta.code).toBe(200);
     expect(login.data.userInfo.username).toBe(imeis[0]);
+    // The password must be changed first: every other call is refused with a clear message.
+    expect(login.data.restriction).toBe('changePassword');
+    const refused = await c.post('/device/findByUserId', {});
+    expect(refused.status).toBe(403);
+    expect(refused.meta.message).toBe('You must change your password before continuing');
+    const same = await c.post('/user/checkUserPassword', { oldPassword: p0, password: p0, confirmPassword: p0 });
+    expect(same.meta.message).toBe('The new password must differ from the current one');
+    await expectOk(
+      c.post('/user/checkUserPassword', { oldPassword: p0, password: 'Mine-123', confirmPassword: 'Mine-123' }),
+    );
+    passwords.set(imeis[0], 'Mine-123');
+    expect((await expectOk<{ restriction: string | null }>(c.get('/session'))).restriction).toBeNull();
     const list = await expectOk<{ list: { terminalID: string }[] }>(c.post('/device/findByUserId', {}));
     expect(list.list.map((d) => d.terminalID)).toEqual([imeis[0]]);
     const wrong = await new ApiClient(server).post('/loginByCert', { terminalID: imeis[1], password: 'bad-password' });
@@ -83,27 +107,33 @@ describe('passwords, device accounts and login by IMEI', () => {
     expect((await new ApiClient(server).post('/loginByCert', { terminalID: imeis[0] })).status).toBe(400);
   });
 
-  it('updatePwdByTerminalIds resets device-account passwords of the subtree only', async () => {
+  it('updatePwdByTerminalIds gives device accounts of the subtree new random passwords, shown once', async () => {
     const agentA = await loginAs(server, 'agentA');
-    const acct = await loginAs(server, imeis[1], server.config.defaultResetPassword);
+    const before = passwords.get(imeis[1])!;
+    const acct = await loginAs(server, imeis[1], before);
     await expectOk(
-      acct.post('/user/checkUserPassword', {
-        oldPassword: server.config.defaultResetPassword,
-        password: 'Changed1',
-        confirmPassword: 'Changed1',
-      }),
+      acct.post('/user/checkUserPassword', { oldPassword: before, password: 'Changed1', confirmPassword: 'Changed1' }),
     );
-    const res = await expectOk<{ updated: string[]; notFound: string[] }>(
-      agentA.post('/user/updatePwdByTerminalIds', { terminalIds: [imeis[1], imeis[2], '999999999999999'] }),
-    );
+    const res = await expectOk<{
+      updated: string[];
+      notFound: string[];
+      passwords: { terminalId: string; password: string }[];
+    }>(agentA.post('/user/updatePwdByTerminalIds', { terminalIds: [imeis[1], imeis[2], '999999999999999'] }));
     expect(res.updated).toEqual([imeis[1]]);
     expect(res.notFound).toEqual([imeis[2], '999999999999999']);
-    expect((await new ApiClient(server).login(imeis[1], server.config.defaultResetPassword)).meta.code).toBe(200);
+    expect(res.passwords.map((p) => p.terminalId)).toEqual([imeis[1]]);
+    const fresh = res.passwords[0].password;
+    expect(fresh).not.toBe(before);
+    expect((await new ApiClient(server).login(imeis[1], 'Changed1')).meta.code).toBe(209);
+    const again = await new ApiClient(server).login(imeis[1], fresh);
+    expect(again.meta.code).toBe(200);
+    expect((again.data as unknown as { restriction: string }).restriction).toBe('changePassword');
     const agentB = await loginAs(server, 'agentB');
-    const foreign = await expectOk<{ updated: string[] }>(
+    const foreign = await expectOk<{ updated: string[]; passwords: unknown[] }>(
       agentB.post('/user/updatePwdByTerminalIds', { terminalIds: [imeis[0]] }),
     );
     expect(foreign.updated).toEqual([]);
+    expect(foreign.passwords).toEqual([]);
     expect((await agentA.post('/user/updatePwdByTerminalIds', { terminalIds: [] })).status).toBe(400);
     const user = await loginAs(server, 'userA2');
     expect((await user.post('/user/updatePwdByTerminalIds', { terminalIds: [imeis[0]] })).status).toBe(403);
@@ -129,7 +159,7 @@ describe('importUser (bulk accounts as a job with progress)', () => {
     result: {
       success: number;
       failure: number;
-      created: { username: string }[];
+      created: { username: string; password?: string }[];
       refused: { line: number; username: string; message: string }[];
     } | null;
   }
@@ -160,8 +190,18 @@ describe('importUser (bulk accounts as a job with progress)', () => {
       [5, 'Enter the correct username!'],
       [6, 'This role cannot be assigned by this account'],
     ]);
-    expect((await loginAs(server, 'imp2', 'Secret12')).cookie).not.toBe('');
-    expect((await loginAs(server, 'imp1', server.config.defaultResetPassword)).cookie).not.toBe('');
+    // A row without a password gets a random one, answered once to the importer; every imported account must
+    // change its password at first sign-in.
+    const generated = job.result!.created.find((c) => c.username === 'imp1')?.password;
+    expect(generated).toMatch(/^[A-HJ-NP-Za-km-z2-9]{12}$/);
+    expect(job.result!.created.find((c) => c.username === 'imp2')?.password).toBeUndefined();
+    const reread = await expectOk<Job>(agentA.get(`/user/importJob?id=${started.id}`));
+    expect(reread.result!.created.every((c) => c.password === undefined)).toBe(true);
+    const imp2 = await new ApiClient(server).login('imp2', 'Secret12');
+    expect((imp2.data as unknown as { restriction: string }).restriction).toBe('changePassword');
+    expect((await new ApiClient(server).login('imp1', 'Carhere-123456')).meta.code).toBe(209);
+    const imp1 = await new ApiClient(server).login('imp1', generated!);
+    expect((imp1.data as unknown as { restriction: string }).restriction).toBe('changePassword');
     const kids = await expectOk<{ username: string }[]>(agentA.post('/user/findAllUser', { id: t.ids.subA }));
     expect(kids.map((k) => k.username)).toEqual(expect.arrayContaining(['imp1', 'imp2']));
   });

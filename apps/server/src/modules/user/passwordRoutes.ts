@@ -37,7 +37,8 @@ export async function userPasswordRoutes(app: App, ctx: AppContext): Promise<voi
     {
       schema: {
         tags: ['user'],
-        summary: 'Whether an account (default: the caller) still has the default reset password',
+        summary:
+          'Whether an account (default: the caller) still has a password someone else set (to be changed at its next sign-in)',
         querystring: z.object({ id: idSchema.optional() }),
         response: { 200: envelopeOf(z.object({ isDefault: z.boolean() })) },
       },
@@ -52,10 +53,16 @@ export async function userPasswordRoutes(app: App, ctx: AppContext): Promise<voi
       schema: {
         tags: ['user'],
         summary:
-          'Reset the passwords of device accounts (accounts named by an IMEI of the caller’s subtree) to the default reset password',
+          'Give device accounts (accounts named by an IMEI of the caller’s subtree) new random passwords, answered once per IMEI; each must be changed at the next sign-in',
         body: z.object({ terminalIds: z.array(z.string().trim().min(1).max(20)).min(1).max(1000) }),
         response: {
-          200: envelopeOf(z.object({ updated: z.array(z.string()), notFound: z.array(z.string()) })),
+          200: envelopeOf(
+            z.object({
+              updated: z.array(z.string()),
+              notFound: z.array(z.string()),
+              passwords: z.array(z.object({ terminalId: z.string(), password: z.string() })),
+            }),
+          ),
         },
       },
     },

@@ -4,6 +4,7 @@ import { isAgent, ROLES } from '@carhere/domain';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { envelopeOf, ok } from '../../http/envelope.ts';
+import { limitRequests } from '../../http/requestLimit.ts';
 import type { App } from '../../http/types.ts';
 import { needs } from '../agent/permissions.ts';
 import { idBody, text } from '../agent/schema.ts';
@@ -14,6 +15,8 @@ import { userManageRoutes } from './manageRoutes.ts';
 import { userPasswordRoutes } from './passwordRoutes.ts';
 import { presentUser, userInfoSchema, userRowSchema } from './presenter.ts';
 import { childUsers, presentRows, searchSubtree, subtreeUsers, usernameTaken } from './queries.ts';
+
+export const FIND_USERNAME_PER_MINUTE = 30;
 
 const AGENT_ROLES = [ROLES.admin, ROLES.agent, ROLES.superAgent];
 
@@ -88,15 +91,20 @@ export async function userRoutes(app: App, ctx: AppContext): Promise<void> {
   app.post(
     '/user/findUsername',
     {
-      config: { permission: needs('accountsView') },
+      // Only for callers who may create accounts (the form checks a new name), and rate-limited per caller, so
+      // it cannot be used to list which names exist.
+      config: { permission: needs('agentAdd') },
       schema: {
         tags: ['user'],
-        summary: 'Whether a username is already in use (names are unique without regard to case)',
+        summary: `Whether a username is already in use (names are unique without regard to case); for callers who may create accounts, at most ${FIND_USERNAME_PER_MINUTE} calls a minute`,
         body: z.object({ username: z.string().trim().min(1).max(50) }),
         response: { 200: envelopeOf(z.object({ exists: z.boolean() })) },
       },
     },
-    async (req) => ok({ exists: await usernameTaken(ctx, req.body.username) }),
+    async (req) => {
+      await limitRequests(ctx, `findUsername:${req.user!.id}`, FIND_USERNAME_PER_MINUTE, 60_000);
+      return ok({ exists: await usernameTaken(ctx, req.body.username) });
+    },
   );
 
   app.post(

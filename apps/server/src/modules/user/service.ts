@@ -23,7 +23,7 @@ import {
   loadSubordinate,
   type UserRow,
 } from '../agent/scope.ts';
-import { hashPassword, verifyPassword } from '../auth/password.ts';
+import { generateAccountPassword, hashPassword, verifyPassword } from '../auth/password.ts';
 import { ancestorsOf } from './presenter.ts';
 import { usernameTaken } from './queries.ts';
 
@@ -32,7 +32,8 @@ const TREE_LOCK = 4242100;
 
 export interface NewUser {
   username: string;
-  password: string;
+  /** Omitted: a random password is generated, answered once, and must be changed at first sign-in. */
+  password?: string;
   confirmPassword?: string;
   parentId?: string;
   role: number;
@@ -78,13 +79,15 @@ async function ensureUsernameFree(ctx: AppContext, username: string, exceptId?: 
 
 /**
  * The one insert of an account, under the tree lock with the parent read again (it may have moved or gone).
- * `passwordHash` is computed by the caller (imports reuse one hash for the default password).
+ * `passwordHash` is computed by the caller; `mustChangePassword` when someone else chose or generated it for an
+ * account that does not know it yet (import, sale, generated).
  */
 export async function insertAccount(
   trx: Transaction<Database>,
   parentId: string,
   input: Omit<NewUser, 'password' | 'confirmPassword' | 'parentId'>,
   passwordHash: string,
+  mustChangePassword = false,
 ): Promise<string> {
   await lockTree(trx);
   const parent = await trx.selectFrom('users').select(['id', 'path']).where('id', '=', parentId).executeTakeFirst();
@@ -105,6 +108,7 @@ export async function insertAccount(
       provider_linkman: input.providerLinkman ?? '',
       provider_telephone: input.providerTelephone ?? '',
       expire_at: input.expireAt ?? null,
+      must_change_password: mustChangePassword,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -128,17 +132,30 @@ export function checkContactFields(input: Pick<UserPatch, 'telephone' | 'provide
   if (input.email?.trim()) enforce(email(input.email));
 }
 
-export async function createUser(ctx: AppContext, caller: Caller, input: NewUser): Promise<string> {
+/**
+ * Creates an account. With a password chosen by the creator (the form offers it) the account keeps it; without,
+ * a random one is generated, answered once (`password`), and must be changed at first sign-in.
+ */
+export async function createUser(
+  ctx: AppContext,
+  caller: Caller,
+  input: NewUser,
+): Promise<{ id: string; password: string | null }> {
   const username = normalizeUsername(input.username);
   checkContactFields(input);
-  if (input.confirmPassword !== undefined) enforce(passwordsMatch(input.password, input.confirmPassword));
-  checkNewPassword(input.password);
+  const chosen = input.password !== undefined && input.password !== '';
+  if (chosen && input.confirmPassword !== undefined) enforce(passwordsMatch(input.password!, input.confirmPassword));
+  if (chosen) checkNewPassword(input.password!);
   const parent = await loadReachableUser(ctx, caller, input.parentId ?? caller.id);
   checkNewChild(caller, parent, input.role);
   await ensureUsernameFree(ctx, username);
-  const hash = await hashPassword(input.password);
+  const password = chosen ? input.password! : generateAccountPassword();
+  const hash = await hashPassword(password);
   try {
-    return await ctx.db.transaction().execute((trx) => insertAccount(trx, parent.id, { ...input, username }, hash));
+    const id = await ctx.db
+      .transaction()
+      .execute((trx) => insertAccount(trx, parent.id, { ...input, username }, hash, !chosen));
+    return { id, password: chosen ? null : password };
   } catch (err) {
     if (isUniqueViolation(err)) throw new ApiError(400, 'account.usernameTaken', 400);
     throw err;
@@ -280,16 +297,25 @@ export async function changeRole(ctx: AppContext, caller: Caller, id: string, ro
   if (role !== target.role) await revokeUserSessions(ctx, target.id);
 }
 
-/** Sets a subordinate's password to the configured default reset password and ends its sessions. */
-export async function resetPassword(ctx: AppContext, caller: Caller, id: string): Promise<void> {
+/**
+ * Sets a subordinate's password to a new random one (answered once to the caller), marks it to be changed at
+ * the account's next sign-in, and ends its sessions.
+ */
+export async function resetPassword(ctx: AppContext, caller: Caller, id: string): Promise<string> {
   const target = await loadSubordinate(ctx, caller, id);
-  const hash = await hashPassword(ctx.config.defaultResetPassword);
+  const password = generateAccountPassword();
   await ctx.db
     .updateTable('users')
-    .set({ password_hash: hash, password_changed_at: new Date(), updated_at: new Date() })
+    .set({
+      password_hash: await hashPassword(password),
+      must_change_password: true,
+      password_changed_at: new Date(),
+      updated_at: new Date(),
+    })
     .where('id', '=', target.id)
     .execute();
   await revokeUserSessions(ctx, target.id);
+  return password;
 }
 
 /** The caller changes its own password; its other sessions end, this one stays. */
@@ -304,27 +330,34 @@ export async function changeOwnPassword(
   checkNewPassword(password);
   const row = await ctx.db
     .selectFrom('users')
-    .select('password_hash')
+    .select(['password_hash', 'must_change_password'])
     .where('id', '=', caller.id)
     .executeTakeFirstOrThrow();
   if (!(await verifyPassword(oldPassword, row.password_hash))) throw new ApiError(400, 'account.oldPasswordWrong', 400);
+  // A password someone else set must really be replaced.
+  if (row.must_change_password && password === oldPassword) throw new ApiError(400, 'account.passwordUnchanged', 400);
   await ctx.db
     .updateTable('users')
-    .set({ password_hash: await hashPassword(password), password_changed_at: new Date(), updated_at: new Date() })
+    .set({
+      password_hash: await hashPassword(password),
+      must_change_password: false,
+      password_changed_at: new Date(),
+      updated_at: new Date(),
+    })
     .where('id', '=', caller.id)
     .execute();
   await ctx.db.deleteFrom('sessions').where('user_id', '=', caller.id).where('id', '!=', caller.sessionId).execute();
 }
 
-/** Whether an account still has the default reset password (the web then asks for a new one). */
+/** Whether an account still has a password someone else set (it must change it before anything else). */
 export async function hasDefaultPassword(ctx: AppContext, caller: Caller, id: string): Promise<boolean> {
   const target = await loadReachableUser(ctx, caller, id);
   const row = await ctx.db
     .selectFrom('users')
-    .select('password_hash')
+    .select('must_change_password')
     .where('id', '=', target.id)
     .executeTakeFirstOrThrow();
-  return verifyPassword(ctx.config.defaultResetPassword, row.password_hash);
+  return row.must_change_password;
 }
 
 /** Ends every session of a subordinate (forced log-out). */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, createTestServer, type TestServer } from '../../testing/harness.ts';
+import { ApiClient, createTestServer, type TestServer } from '../../testing/harness.ts';
 import {
   buildTree,
   createUser,
@@ -10,6 +10,7 @@ import {
   PASSWORD,
   type Tree,
 } from '../agent/fixtures.ts';
+import { FIND_USERNAME_PER_MINUTE } from './routes.ts';
 
 interface Row {
   id: string;
@@ -89,6 +90,20 @@ describe('user tree reads (findById, findAllUser, findAllUserV2, findAllAgentByI
     expect(await expectOk(agentA.post('/user/findUsername', { username: 'nobody-here' }))).toEqual({ exists: false });
     expect((await agentA.post('/user/findUsername', { username: '' })).status).toBe(400);
     const user = await loginAs(server, 'userA1');
+    // Only a caller who may create accounts may ask (a plain user cannot list which names exist)...
+    const denied = await user.post('/user/findUsername', { username: 'AGENTB' });
+    expect(denied.status).toBe(403);
+    expect(denied.meta.message).toBe('This account has no permission to do this!');
+    // ...and only so often: calls beyond the limit in a minute answer 429 with the wait.
+    const sub = await loginAs(server, 'subA');
+    const statuses: number[] = [];
+    for (let i = 0; i <= FIND_USERNAME_PER_MINUTE; i++) {
+      statuses.push((await sub.post('/user/findUsername', { username: `name${i}` })).status);
+    }
+    expect(statuses.slice(0, FIND_USERNAME_PER_MINUTE).every((s) => s === 200)).toBe(true);
+    const limited = await sub.post('/user/findUsername', { username: 'one-more' });
+    expect(limited.status).toBe(429);
+    expect(limited.meta.message).toMatch(/^Too many requests, please try again in \d+ seconds$/);
     // A plain user holds agent edit (its own profile) but the list calls stay inside its one-account subtree.
     expect((await user.post('/user/findAllUserV2', { id: t.ids.agentA })).status).toBe(403);
   });
@@ -282,13 +297,22 @@ describe('user tree writes (insertUser, updateUser, transferAgent, deleteUser, d
     expect((await agentA.post('/user/updateRole', { id, role: 'agent' })).status).toBe(400);
   });
 
-  it('resetPassword sets the configured default password and ends sessions; clear logs an account out', async () => {
+  it('resetPassword sets a new random password shown once, to be changed at next sign-in; sessions end; clear logs out', async () => {
     const id = await createUser(agentA, 'resetMe', 3);
     const client = await loginAs(server, 'resetMe');
-    await expectOk(agentA.post('/user/resetPassword', { id }));
+    const { password } = await expectOk<{ password: string }>(agentA.post('/user/resetPassword', { id }));
+    expect(password).toMatch(/^[A-HJ-NP-Za-km-z2-9]{12}$/);
+    const second = await expectOk<{ password: string }>(agentA.post('/user/resetPassword', { id }));
+    expect(second.password).not.toBe(password);
     expect((await client.post('/user/findById', { id })).meta.message).toBe('407');
-    const again = await loginAs(server, 'resetMe', server.config.defaultResetPassword);
+    expect((await new ApiClient(server).login('resetMe', 'Carhere-123456')).meta.code).toBe(209);
+    expect((await new ApiClient(server).login('resetMe', password)).meta.code).toBe(209);
+    const again = await loginAs(server, 'resetMe', second.password);
     expect((await expectOk(again.get(`/user/checkPassword?id=${id}`))) as unknown).toEqual({ isDefault: true });
+    // Until the password is changed, everything else is refused.
+    const blocked = await again.post('/user/findById', { id });
+    expect(blocked.status).toBe(403);
+    expect(blocked.meta.message).toBe('You must change your password before continuing');
     const cleared = await expectOk<{ sessions: number }>(agentA.post('/user/clear', { id }));
     expect(cleared.sessions).toBe(1);
     expect((await again.post('/user/findById', { id })).meta.message).toBe('407');

@@ -9,6 +9,7 @@ import type { ColumnsType } from 'antd/es/table';
 import dayjs from 'dayjs';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { PasswordsResult } from '../security/PasswordsResult.tsx';
 import { type AccountActionKind, AccountActionModal } from './AccountActionModal.tsx';
 import { AccountFormModal } from './AccountFormModal.tsx';
 import { type AccountAction, useAccountAccess } from './access.ts';
@@ -94,8 +95,14 @@ export default function AgentListPage() {
       cancelText: t('cancel'),
       onOk: async () => {
         try {
-          await resetPassword(row.id);
+          const { password } = await resetPassword(row.id);
           message.success(t('passwordReset'));
+          // The new password is shown once, to the person who reset it.
+          modal.info({
+            width: 520,
+            title: t('passwordReset'),
+            content: <PasswordsResult rows={[{ account: row.username, password }]} />,
+          });
         } catch (err) {
           message.error((err as Error).message);
         }

@@ -1,8 +1,10 @@
 // Bulk account import (/user/importUser): lines are sent at once, the server imports them as a job and this
 // dialog follows its progress, then lists the refused lines with the reason.
 import { Alert, App, Form, Input, Modal, Progress, Select, Table } from 'antd';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { PasswordsResult } from '../security/PasswordsResult.tsx';
+import type { IssuedPassword } from '../security/passwordsCsv.ts';
 import { type AccountRow, importUsers, userImportJob } from './api.ts';
 import { domainText } from './formRules.ts';
 import { parseAccountLines } from './parseAccountLines.ts';
@@ -20,6 +22,15 @@ export function ImportUsersModal({ parent, onClose }: { parent: AccountRow; onCl
   const job = useJob('users', jobId, userImportJob);
   const rows = parseAccountLines(text, role);
   const finished = job.data && job.data.status !== 'running';
+  // Generated passwords come once (the first read of the finished job): keep them for this dialog.
+  const [issued, setIssued] = useState<IssuedPassword[]>([]);
+  const created = job.data?.result?.created;
+  useEffect(() => {
+    const fresh = (created ?? [])
+      .filter((c) => c.password)
+      .map((c) => ({ account: c.username, password: c.password! }));
+    if (fresh.length > 0) setIssued((old) => (old.length > 0 ? old : fresh));
+  }, [created]);
 
   const start = async () => {
     if (rows.length === 0) {
@@ -86,6 +97,7 @@ export function ImportUsersModal({ parent, onClose }: { parent: AccountRow; onCl
                   ]}
                 />
               )}
+              <PasswordsResult rows={issued} />
             </>
           )}
         </>

@@ -81,7 +81,8 @@ export interface Job<R> {
 export interface UserImportResult {
   success: number;
   failure: number;
-  created: { line: number; id: string; username: string }[];
+  /** `password`: generated for a line without one, answered once (the first read of the finished job). */
+  created: { line: number; id: string; username: string; password?: string }[];
   refused: { line: number; username: string; message: string }[];
 }
 
@@ -115,7 +116,7 @@ export const deleteUsers = (ids: string[]) =>
 export const moveUser = (id: string, parentId: string) => api<null>('/user/transferAgent', { id, user_id: parentId });
 export const renameUser = (id: string, username: string) => api<null>('/user/updateUserName', { id, username });
 export const changeRole = (id: string, role: number) => api<null>('/user/updateRole', { id, role });
-export const resetPassword = (id: string) => api<null>('/user/resetPassword', { id });
+export const resetPassword = (id: string) => api<{ password: string }>('/user/resetPassword', { id });
 
 export const quotaSummary = (id: string) => api<QuotaSummary>('/user/userRelationimportNum', { id });
 export const quotaRecords = (id: string, pageNum: number, pageSize: number, signal?: AbortSignal) =>

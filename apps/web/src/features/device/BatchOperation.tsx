@@ -8,6 +8,7 @@ import i18n from 'i18next';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { domainText } from '../agent/formRules.ts';
+import { PasswordsResult } from '../security/PasswordsResult.tsx';
 import { AccountSelect } from './AccountSelect.tsx';
 import {
   type BatchResult,
@@ -250,6 +251,9 @@ export function BatchOperation({
                 { title: t('batch.reason'), dataIndex: 'message' },
               ]}
             />
+          )}
+          {result.accounts && (
+            <PasswordsResult rows={result.accounts.map((a) => ({ account: a.username, password: a.password }))} />
           )}
         </div>
       )}

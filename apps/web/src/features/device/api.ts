@@ -74,6 +74,8 @@ export interface DevicePage {
 export interface BatchResult {
   success: number;
   failed: { terminalID: string; message: string }[];
+  /** A sale as device accounts: each new account's one-time password (shown once). */
+  accounts?: { terminalID: string; username: string; password: string }[];
 }
 
 export interface BatchLimits {

@@ -1,12 +1,13 @@
 // /login: title, user name, password, remember me, try-it-out demo button, app download link.
 import { LockOutlined, MobileOutlined, UserOutlined } from '@ant-design/icons';
+import { translate } from '@carhere/domain';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Checkbox, Divider, Form, Input, Space, Typography, theme } from 'antd';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { api, callEnvelope } from '../../api/client.ts';
-import type { LoginData, PublicConfig } from '../../api/types.ts';
+import type { LoginData, PublicConfig, TotpStep } from '../../api/types.ts';
 import { authStore } from '../../auth/store.ts';
 import { LANGUAGE_NAMES, LANGUAGES, type Language, setLanguage } from '../../i18n/index.ts';
 
@@ -48,7 +49,10 @@ export default function LoginPage() {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState<'login' | 'demo' | null>(null);
+  const [busy, setBusy] = useState<'login' | 'demo' | 'code' | null>(null);
+  // Second step: a correct password of an account with two-factor sign-in gives a ticket for the code.
+  const [ticket, setTicket] = useState<{ ticket: string; username: string; remember: boolean } | null>(null);
+  const [code, setCode] = useState('');
   const config = useQuery({
     queryKey: ['config/public'],
     queryFn: () => api<PublicConfig>('/config/public', undefined, { method: 'GET' }),
@@ -64,16 +68,41 @@ export default function LoginPage() {
     setBusy('login');
     setError(null);
     try {
-      const env = await callEnvelope<LoginData>('/login', {
+      const env = await callEnvelope<LoginData | TotpStep>('/login', {
         username: values.username,
         password: values.password,
         remember: values.remember,
       });
-      if (env.meta.code !== 200 || !env.data) {
+      if (env.meta.code === 210 && env.data && 'ticket' in env.data) {
+        setTicket({ ticket: env.data.ticket, username: values.username, remember: values.remember });
+        setCode('');
+        return;
+      }
+      if (env.meta.code !== 200 || !env.data || !('userInfo' in env.data)) {
         setError(env.meta.message);
         return;
       }
       authStore.rememberUsername(values.remember ? values.username : null);
+      finish(env.data);
+    } catch (err) {
+      setError((err as Error).message);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const submitCode = async () => {
+    if (!ticket) return;
+    setBusy('code');
+    setError(null);
+    try {
+      const env = await callEnvelope<LoginData>('/login/totp', { ticket: ticket.ticket, code: code.trim() });
+      if (env.meta.code === 212) setTicket(null);
+      if (env.meta.code !== 200 || !env.data) {
+        setError(env.meta.message);
+        return;
+      }
+      authStore.rememberUsername(ticket.remember ? ticket.username : null);
       finish(env.data);
     } catch (err) {
       setError((err as Error).message);
@@ -112,7 +141,29 @@ export default function LoginPage() {
         {error && (
           <Alert type="error" showIcon message={error} style={{ marginBottom: 16 }} data-testid="login-error" />
         )}
+        {ticket && (
+          <Form layout="vertical" onFinish={() => void submitCode()} data-testid="login-totp">
+            <Form.Item label={translate('login.totpRequired', i18n.language)}>
+              <Input
+                value={code}
+                onChange={(e) => setCode(e.target.value)}
+                inputMode="numeric"
+                autoComplete="one-time-code"
+                maxLength={6}
+                autoFocus
+                data-testid="login-totp-code"
+              />
+            </Form.Item>
+            <Button type="primary" htmlType="submit" block loading={busy === 'code'} data-testid="login-totp-submit">
+              {t('login.submit')}
+            </Button>
+            <Button type="link" block onClick={() => setTicket(null)} data-testid="login-totp-back">
+              {translate('login.backToPassword', i18n.language)}
+            </Button>
+          </Form>
+        )}
         <Form<LoginForm>
+          hidden={ticket !== null}
           layout="vertical"
           initialValues={{ username: remembered, password: '', remember: remembered !== '' }}
           onFinish={(v) => void submit(v)}

@@ -4,6 +4,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { App, Button, Card, Form, Input, Space, Switch, Typography } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { LoginSecurityCard } from '../security/LoginSecurityCard.tsx';
 import { type DemoAccount, findDemoAccount, saveDemoAccount } from './api.ts';
 import { NoticeEditor } from './NoticeEditor.tsx';
 import { SystemTabs } from './SystemTabs.tsx';
@@ -13,6 +14,7 @@ export default function DemoAccountPage() {
     <SystemTabs active="demoAccountSet">
       <Space direction="vertical" size="large" style={{ width: '100%' }}>
         <DemoAccountCard />
+        <LoginSecurityCard />
         <NoticeEditor />
       </Space>
     </SystemTabs>

@@ -16,6 +16,7 @@ interface Values {
 
 export default function PasswordUpdatePage() {
   const { t } = useTranslation('user');
+  const { t: ts } = useTranslation('security');
   const { message } = App.useApp();
   const [form] = Form.useForm<Values>();
   const isDefault = useQuery({ queryKey: ['defaultPassword'], queryFn: hasDefaultPassword });
@@ -37,7 +38,7 @@ export default function PasswordUpdatePage() {
       <SubNav items={DEVICE_PAGES} />
       <Card size="small" title={t('password.title')} style={{ maxWidth: 480 }}>
         {isDefault.data && (
-          <Alert type="warning" showIcon message={t('password.isDefault')} style={{ marginBottom: 12 }} />
+          <Alert type="warning" showIcon message={ts('setup.changeHint')} style={{ marginBottom: 12 }} />
         )}
         <Form form={form} layout="vertical">
           <Form.Item name="oldPassword" label={t('password.old')} rules={[requiredRule(t('password.old'))]}>

@@ -10,6 +10,7 @@ import { domainRule, domainText } from '../agent/formRules.ts';
 import { useRoleLabel } from '../agent/roles.ts';
 import { SubNav } from '../agent/SubNav.tsx';
 import { DEVICE_PAGES } from '../device/pages.ts';
+import { TotpCard } from '../security/TotpCard.tsx';
 import { findMe } from './api.ts';
 
 interface Values {
@@ -79,6 +80,7 @@ export default function UserInfoPage() {
           </>
         )}
       </Card>
+      <TotpCard />
     </div>
   );
 }
