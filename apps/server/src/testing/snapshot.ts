@@ -23,6 +23,14 @@ const ACTIVITY_TABLES = new Set([
   'positions',
   'positions_default',
   'track_segments',
+  // Sign-in bookkeeping: failed logins count against whatever account name was tried (throttling), and
+  // rate-limited calls count per caller; none of it is an account's data.
+  'login_throttle',
+  'login_locks',
+  'login_tickets',
+  'request_counters',
+  // Progress of background jobs (statistics exports): the job and its file belong to the caller who started it.
+  'job_progress',
 ]);
 
 /**
