@@ -5,7 +5,7 @@ import { lazy, type ReactNode, Suspense, useMemo } from 'react';
 import { createBrowserRouter, Navigate, RouterProvider, useLocation } from 'react-router';
 import { useAuth } from '../auth/store.ts';
 import LoginPage from '../features/login/LoginPage.tsx';
-import { decide, homeOf } from './guard.ts';
+import { decide, homeOf, NO_FUNCTION_PATH } from './guard.ts';
 import { featureRoutes } from './routes.tsx';
 
 function Loading() {
@@ -34,6 +34,7 @@ function Redirect() {
 
 // antd's Result (with its 404 illustration) is only for a wrong address: not in the login page's bundle.
 const NotFoundPage = lazy(() => import('../features/notFound/NotFoundPage.tsx'));
+const NoFunctionPage = lazy(() => import('../features/noFunction/NoFunctionPage.tsx'));
 
 // The signed-in layout (menus, notice, live connection) is not needed on the login page: load it lazily.
 const MainLayout = lazy(() => import('./MainLayout.tsx').then((m) => ({ default: m.MainLayout })));
@@ -73,6 +74,16 @@ export function App() {
             <Suspense fallback={<Loading />}>
               <NotFoundPage />
             </Suspense>
+          ),
+        },
+        {
+          path: NO_FUNCTION_PATH,
+          element: (
+            <SignedIn>
+              <Suspense fallback={<Loading />}>
+                <NoFunctionPage />
+              </Suspense>
+            </SignedIn>
           ),
         },
         {
