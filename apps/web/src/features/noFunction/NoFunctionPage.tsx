@@ -49,7 +49,7 @@ export default function NoFunctionPage() {
       subTitle={
         <Space direction="vertical">
           <span data-testid="no-function-text">{t('noFunction.text')}</span>
-          {sup ? (
+          {superior.isPending ? null : sup ? (
             <Typography.Text strong data-testid="no-function-superior">
               {t('noFunction.askSuperior', { name: sup.name })}
               {contact ? ` (${contact})` : ''}
