@@ -1,5 +1,7 @@
 // Spec §6 roles in Chromium: a superAgent (role 13, no permission, no home page) created by the admin under an
 // agent logs in, lands on the "no functions yet" page that names its superior, switches language and logs out.
+// Then the admin ends the superAgent's sessions from the account list (/user/clear) and its open page loses
+// its session.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, launchBrowser, loginAs, type RunningPlatform, screenshot, startPlatform } from './harness.ts';
@@ -63,6 +65,7 @@ describe('roles without functions in Chromium', () => {
     await page.waitForURL('**/notFound');
     await page.getByRole('button', { name: 'Back to home' }).click();
     await page.waitForURL('**/noFunction');
+    await page.getByTestId('no-function-superior').filter({ hasText: AGENT.nickname }).waitFor();
     await screenshot(page, 'roles-super-agent-no-function');
   });
 
@@ -79,6 +82,34 @@ describe('roles without functions in Chromium', () => {
     await page.getByTestId('logout').click();
     await page.waitForURL('**/login');
     await page.goto(`${platform.baseUrl}/noFunction`);
+    await page.waitForURL('**/login');
+  });
+
+  it("the admin ends the superAgent's sessions from the account list, with confirmation", async () => {
+    await loginAs(page, platform.baseUrl, SUPER_AGENT.username, SUPER_AGENT.password);
+    await page.waitForURL('**/noFunction');
+    const session = async () =>
+      page.evaluate(async () => (await (await fetch('/api/session')).json()) as { data: unknown });
+    expect((await session()).data).not.toBeNull();
+
+    const adminContext = await browser.newContext({ locale: 'en-US', viewport: { width: 1440, height: 900 } });
+    const admin = await adminContext.newPage();
+    await loginAs(admin, platform.baseUrl, 'admin', ADMIN_PASSWORD);
+    await admin.waitForURL('**/index/home');
+    await admin.goto(`${platform.baseUrl}/index/agent/agentList`);
+    await admin.locator('[data-testid="account-name"]', { hasText: AGENT.username }).click();
+    await admin.getByTestId(`account-actions-${SUPER_AGENT.username}`).click();
+    await admin.getByText('End sessions', { exact: true }).click();
+    await admin
+      .locator('.ant-modal-confirm-title', { hasText: `End every session of ${SUPER_AGENT.username}?` })
+      .waitFor();
+    await screenshot(admin, 'roles-end-sessions-confirm');
+    await admin.getByTestId('clear-sessions-ok').click();
+    await admin.getByText('Sessions ended: 1').waitFor();
+    await adminContext.close();
+
+    expect((await session()).data).toBeNull();
+    await page.reload();
     await page.waitForURL('**/login');
   });
 });
