@@ -11,6 +11,8 @@ import { buildApp } from './http/app.ts';
 import type { App } from './http/types.ts';
 import { startJobQueue } from './jobs/queue.ts';
 import { routeModules } from './modules/index.ts';
+import { startLogCleanup } from './modules/logs/cleanup.ts';
+import { SystemLog } from './modules/logs/systemLog.ts';
 import { registerStatJobs } from './modules/stat/jobs.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -45,6 +47,9 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const seed = await seedFirstRun(dbHandle.db, config.adminPassword);
   const bus = await createBus(config.busUrl, undefined, config.busPrefix);
   const ctx: AppContext = { config, db: dbHandle.db, dbHandle, bus, services: {} };
+  // Server warnings and errors are kept for the factory's system log (log/monitor).
+  const systemLog = new SystemLog(dbHandle.db);
+  ctx.services.systemLog = systemLog;
   const jobs = await startJobQueue(dbHandle.pool, (err) => {
     if (opts.logger) console.error('jobs:', err instanceof Error ? err.message : err);
   });
@@ -53,8 +58,10 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const app = await buildApp(ctx, {
     modules: routeModules,
     webDist: config.webDist ?? defaultWebDist,
-    logger: opts.logger ? { level: config.logLevel } : false,
+    logger: opts.logger ? { level: config.logLevel, hooks: { logMethod: systemLog.pinoHook() } } : false,
   });
+  // Log retention: the hourly cleanup job that keeps every log bounded.
+  const stopCleanup = await startLogCleanup(ctx, jobs, (err) => app.log.error({ err }, 'log cleanup failed'));
   let url = '';
   if (opts.listen !== false) {
     url = await app.listen({ port: config.port, host: config.host });
@@ -74,7 +81,9 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       if (stopped) return;
       stopped = true;
       for (const c of components.reverse()) await c.stop();
+      stopCleanup();
       await app.close();
+      await systemLog.close();
       await jobs.stop();
       await bus.close();
       await dbHandle.close();

@@ -30,6 +30,8 @@ export interface DeviceOptions {
   replyTo?: (command: string) => string | null;
   /** Remember every ACKed fix time (tests); off by default to keep memory flat. */
   recordAcks?: boolean;
+  /** JT/T 808: an authentication code the terminal already holds (from an earlier registration). */
+  jt808AuthCode?: string | null;
   /** Called for every command received (tests). */
   onCommand?: (text: string, connection: number) => void;
 }
@@ -56,6 +58,8 @@ export class SimulatedDevice {
   private jt808Reader = new Jt808ServerReader();
   private readonly jt808: Jt808Terminal | null;
   private loggedIn: (() => void) | null = null;
+  /** JT/T 808: the authentication code from the platform's 0x8100, kept across connections like a real terminal. */
+  private authCode: string | null = null;
   private ackWaiter: (() => void) | null = null;
   private timer: NodeJS.Timeout | null = null;
   private ticks = 0;
@@ -63,6 +67,12 @@ export class SimulatedDevice {
 
   constructor(readonly o: DeviceOptions) {
     this.jt808 = o.protocol === 'jt808' ? new Jt808Terminal(o.terminalId) : null;
+    this.authCode = o.jt808AuthCode ?? null;
+  }
+
+  /** JT/T 808: the authentication code the terminal holds (null before its first registration). */
+  get jt808AuthCode(): string | null {
+    return this.authCode;
   }
 
   get connected(): boolean {
@@ -115,8 +125,14 @@ export class SimulatedDevice {
         this.ackWaiter?.();
       });
       socket.on('connect', () => {
-        if (this.jt808) socket.write(this.jt808.register(this.nextSerial()));
-        else socket.write(gt06Login(this.o.terminalId, this.nextSerial()));
+        // A JT/T 808 terminal registers once and then authenticates with the code it was given.
+        if (this.jt808) {
+          socket.write(
+            this.authCode === null
+              ? this.jt808.register(this.nextSerial())
+              : this.jt808.auth(this.nextSerial(), this.authCode),
+          );
+        } else socket.write(gt06Login(this.o.terminalId, this.nextSerial()));
       });
     });
   }
@@ -125,11 +141,19 @@ export class SimulatedDevice {
     if (this.jt808) {
       for (const f of this.jt808Reader.push(chunk)) {
         if (f.register && this.socket) {
-          if (f.register.result === 0) this.socket.write(this.jt808.auth(this.nextSerial(), f.register.authCode));
-          else this.socket.destroy();
+          if (f.register.result === 0) {
+            this.authCode = f.register.authCode;
+            this.socket.write(this.jt808.auth(this.nextSerial(), f.register.authCode));
+          } else this.socket.destroy();
         } else if (f.answered) {
-          if (f.answered.messageId === Jt808Msg.auth) this.loggedIn?.();
-          else if (f.answered.messageId === Jt808Msg.location) this.ack(f.answered.serial);
+          if (f.answered.messageId === Jt808Msg.auth) {
+            if (f.answered.result === 0) this.loggedIn?.();
+            else if (this.socket) {
+              // The code was refused (the platform lost it, or the device was re-assigned): register again.
+              this.authCode = null;
+              this.socket.write(this.jt808.register(this.nextSerial()));
+            }
+          } else if (f.answered.messageId === Jt808Msg.location) this.ack(f.answered.serial);
         } else if (f.text !== undefined && this.socket) {
           this.stats.commands++;
           this.o.onCommand?.(f.text, this.stats.connections);

@@ -3,10 +3,12 @@ import oilData from './catalogues/data/oil-control-replies.json' with { type: 'j
 import {
   COMMAND_RESULT,
   COMMAND_SUCCESS_MARKERS,
+  classifyCommandReply,
   classifyCommandResult,
   commandResultMessage,
   decideCommandSend,
   isNormalModeCommand,
+  isQueryCommand,
   OIL_SUCCESS_MARKERS,
   oilControlOutcome,
 } from './commands.ts';
@@ -128,5 +130,40 @@ describe('oilControlOutcome', () => {
 
   it('success markers win over failure texts (as the reference client checks them first)', () => {
     expect(oilControlOutcome('Already in the state of fuel supply cut off').outcome).toBe('success');
+  });
+});
+
+describe('classifyCommandReply', () => {
+  it('a data reply to a query command is a success with its text', () => {
+    const status = 'Battery:4.02V,NORMAL; GPRS:Link Up; GSM Signal Level:Strong; GPS:Successful positioning';
+    expect(classifyCommandReply({ content: 'STATUS#', reply: status })).toBe(1);
+    expect(classifyCommandReply({ content: 'PARAM#', reply: 'IMEI:868120145233604;TIMER:10,10;SOS:,,;' })).toBe(1);
+    expect(classifyCommandReply({ content: ' where# ', reply: 'Lat:N22.5,Lon:E113.9,Course:0,Speed:0' })).toBe(1);
+    // The same texts under the word rule were errors (the bug this fixes).
+    expect(classifyCommandResult('IMEI:868120145233604;TIMER:10,10;SOS:,,;')).toBe(3);
+  });
+
+  it('JT/T 808 data answers (0x0104 parameters) are a success whatever the command text', () => {
+    expect(classifyCommandReply({ content: 'anything', reply: '0x0001=30;0x0013=host', form: 'data' })).toBe(1);
+    expect(classifyCommandReply({ content: 'PARAM#', reply: '', form: 'data' })).toBe(3);
+  });
+
+  it('setting commands keep the spec word rule', () => {
+    expect(classifyCommandReply({ content: 'RELAY,1#', reply: 'RELAY,ERROR:103' })).toBe(3);
+    expect(classifyCommandReply({ content: 'TIMER,10#', reply: 'TIMER is set OK' })).toBe(1);
+    expect(classifyCommandReply({ content: 'TIMER,10#', reply: 'request timeout' })).toBe(2);
+    expect(classifyCommandReply({ content: 'STATUS,1#', reply: 'Battery:4.02V' })).toBe(3);
+  });
+
+  it('an empty reply or a bare failure acknowledgement of a query is not a success', () => {
+    expect(classifyCommandReply({ content: 'STATUS#', reply: '' })).toBe(3);
+    expect(classifyCommandReply({ content: 'STATUS#', reply: null })).toBe(3);
+    expect(classifyCommandReply({ content: 'WHERE#', reply: 'not supported', form: 'ack' })).toBe(3);
+    expect(classifyCommandReply({ content: 'WHERE#', reply: 'OK', form: 'ack' })).toBe(1);
+  });
+
+  it('recognises query commands', () => {
+    expect(['STATUS#', 'param#', 'WHERE', 'VERSION#'].every(isQueryCommand)).toBe(true);
+    expect(['RELAY,1#', 'STATUS,1#', 'TIMER,10#', '', 'STATUSX#'].some(isQueryCommand)).toBe(false);
   });
 });

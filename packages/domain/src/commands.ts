@@ -65,6 +65,56 @@ export function classifyCommandResult(reply: string | null | undefined): Command
   return COMMAND_RESULT.error;
 }
 
+/**
+ * Query commands: they ask the device for data (its status, parameters, position, version …) and take no
+ * arguments. Their answer is the data itself, which carries none of the success words.
+ */
+export const QUERY_COMMANDS = [
+  'STATUS',
+  'PARAM',
+  'WHERE',
+  'VERSION',
+  'GPRSSET',
+  'URL',
+  'ICCID',
+  'IMEI',
+  'CHECK',
+  'SCXSZ',
+] as const;
+
+/** True for a query command ('STATUS#', 'where#', 'PARAM' …): a known query word with no arguments. */
+export function isQueryCommand(content: string | null | undefined): boolean {
+  if (typeof content !== 'string') return false;
+  const word = content.trim().toUpperCase().replace(/#$/, '');
+  return (QUERY_COMMANDS as readonly string[]).includes(word);
+}
+
+/**
+ * How a reply came back: 'text' a text reply (GT06 0x15/0x21, JT/T 808 0x0300/0x6006 …), 'data' a data
+ * answer to a data request (JT/T 808 0x0104 parameters, 0x0201 position), 'ack' a bare acknowledgement
+ * whose text only names its result (JT/T 808 0x0001).
+ */
+export type CommandReplyForm = 'text' | 'data' | 'ack';
+
+/**
+ * The result of a device's reply to a command. Departs on purpose from the spec's §4 word rule, which was
+ * written for setting commands: a data reply (form 'data', or any non-empty text answer to a query command
+ * such as STATUS# / PARAM# / WHERE#) is a success with the reply as its text. Setting commands, and a bare
+ * acknowledgement of a query, keep the word rule (classifyCommandResult). Used on every reply path (live,
+ * offline queue, NB-IoT, replies recorded through the API).
+ */
+export function classifyCommandReply(input: {
+  content: string | null | undefined;
+  reply: string | null | undefined;
+  form?: CommandReplyForm;
+}): CommandResultCode {
+  const text = typeof input.reply === 'string' ? input.reply.trim() : '';
+  const form = input.form ?? 'text';
+  if (text !== '' && form === 'data') return COMMAND_RESULT.success;
+  if (text !== '' && form === 'text' && isQueryCommand(input.content)) return COMMAND_RESULT.success;
+  return classifyCommandResult(input.reply);
+}
+
 /** Message key for a result code: command.result.1 … 3. */
 export function commandResultMessage(code: CommandResultCode): MessageKey {
   return `command.result.${code}`;

@@ -188,3 +188,15 @@ describe('statistics days', () => {
     expect(dayBounds('2026-11-02')).toEqual({ start: Date.UTC(2026, 10, 1, 16), end: Date.UTC(2026, 10, 2, 16) });
   });
 });
+
+describe('statistics column labels', () => {
+  it('name every exported column in every language', async () => {
+    const { STAT_COLUMN_LABELS, statColumnLabel } = await import('./statisticsColumns.ts');
+    for (const labels of Object.values(STAT_COLUMN_LABELS)) {
+      for (const text of Object.values(labels)) expect(text.trim().length).toBeGreaterThan(0);
+    }
+    expect(statColumnLabel('mileage', 'cn')).toBe('里程(米)');
+    expect(statColumnLabel('mileage', 'en-IN')).toBe('Mileage (m)');
+    expect(statColumnLabel('nothing', 'fr')).toBe('nothing');
+  });
+});

@@ -222,6 +222,12 @@ const CN_EN_MESSAGES = {
     cn: '设置成功,机器下次连接系统时将再次发送该指令!',
     en: 'Saved; the command will be sent again when the device next connects!',
   },
+  // Factory back office (tasks, logs, GW005 test, NB-IoT ids).
+  'factory.imeiUnknown': { cn: '该IMEI未注册', en: 'This IMEI is not registered' },
+  'factory.nbIdTaken': {
+    cn: '该NB-IoT设备ID已属于另一台设备',
+    en: 'This NB-IoT device id already belongs to another device',
+  },
 
   // NB-IoT push callbacks (server answers to the IoT platform).
   'nb.callbackTokenUnset': {

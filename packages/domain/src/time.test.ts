@@ -12,6 +12,7 @@ import {
   isValidTimeZone,
   parseDateTime,
   parseFixedOffset,
+  parseInstant,
   startOfDay,
   timeZoneOffsetMs,
   toWallClock,
@@ -128,5 +129,29 @@ describe('real time-zone math', () => {
       expect(parseDateTime(bad), bad).toBeUndefined();
     }
     expect(parseDateTime('2024-02-29')).toBeDefined();
+  });
+});
+
+describe('parseInstant', () => {
+  it('reads zone-less dates and date-times in the platform zone (UTC+8), never the host zone', () => {
+    expect(parseInstant('2026-11-22 08:00:00')).toBe(Date.UTC(2026, 10, 22, 0));
+    expect(parseInstant('2026-11-22T08:00')).toBe(Date.UTC(2026, 10, 22, 0));
+    expect(parseInstant('2026-11-22')).toBe(Date.UTC(2026, 10, 21, 16));
+    expect(parseInstant('2026-11-22 08:00:00', 'UTC')).toBe(Date.UTC(2026, 10, 22, 8));
+  });
+
+  it('keeps explicit zones and epoch milliseconds', () => {
+    expect(parseInstant('2026-11-22T08:00:00Z')).toBe(Date.UTC(2026, 10, 22, 8));
+    expect(parseInstant('2026-11-22T08:00:00.250+02:00')).toBe(Date.UTC(2026, 10, 22, 6, 0, 0, 250));
+    expect(parseInstant('1795334400000')).toBe(1795334400000);
+    expect(parseInstant(1795334400000)).toBe(1795334400000);
+  });
+
+  it('refuses host-dependent forms, impossible dates and out-of-range instants', () => {
+    for (const bad of ['Nov 22 2026', '2026-02-30', '2026-11-22 25:00', '+275760-09-13T00:00:00Z', 'x']) {
+      expect(parseInstant(bad), bad).toBeUndefined();
+    }
+    expect(parseInstant(9e15)).toBeUndefined();
+    expect(parseInstant(Number.NaN)).toBeUndefined();
   });
 });

@@ -268,3 +268,28 @@ export function parseDateTime(text: string, zone: TimeZone = DEFAULT_TIME_ZONE):
   if (hour > 23 || minute > 59 || second > 59) return undefined;
   return fromWallClock({ year, month, day, hour, minute, second, millisecond }, zone);
 }
+
+const ZONED_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})$/i;
+/** Instants accepted: 1900-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z. */
+const MIN_INSTANT = -2_208_988_800_000;
+const MAX_INSTANT = 253_402_300_799_999;
+
+/**
+ * An instant from API input, the same on every host whatever its TZ: epoch milliseconds (digits), ISO-8601
+ * with a zone ('…Z', '…+08:00'), or a date / date-time without a zone ('2026-11-22', '2026-11-22 08:00:00',
+ * '2026-11-22T08:00') read as a wall-clock time in `zone` — the platform's zone, UTC+8 (spec §9), unless the
+ * caller names another. JavaScript's Date.parse would read a zone-less date-time in the host's zone and a
+ * date in UTC. Undefined for anything else, impossible dates, and instants outside 1900–9999.
+ */
+export function parseInstant(value: string | number, zone: TimeZone = DEFAULT_TIME_ZONE): number | undefined {
+  let ms: number | undefined;
+  if (typeof value === 'number') ms = value;
+  else {
+    const text = value.trim();
+    if (/^\d{1,16}$/.test(text)) ms = Number(text);
+    else if (ZONED_ISO.test(text)) ms = Date.parse(text);
+    else ms = parseDateTime(text.replace(/(\.\d{3})\d+$/, '$1'), zone);
+  }
+  if (ms === undefined || !Number.isFinite(ms) || ms < MIN_INSTANT || ms > MAX_INSTANT) return undefined;
+  return ms;
+}

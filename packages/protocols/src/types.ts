@@ -50,6 +50,8 @@ export interface CommandReply {
   answeredMessageId?: number;
   /** JT/T 808 0x0001: 0 success, 1 failure, 2 message error, 3 not supported, 4 alarm acknowledged. */
   result?: number;
+  /** The reply is requested data (JT/T 808 0x0104 parameters, 0x0201 position), not a result. */
+  data?: boolean;
 }
 
 export interface DecodedMessage {

@@ -1,6 +1,7 @@
 import type { AccountsTables } from './tables/accounts.ts';
 import type { AuditTables } from './tables/audit.ts';
 import type { CoreTables } from './tables/core.ts';
+import type { FactoryLogTables } from './tables/factoryLogs.ts';
 import type { FactoryProdTables } from './tables/factoryProd.ts';
 import type { GatewayTables } from './tables/gateway.ts';
 import type { StatisticsTables } from './tables/statistics.ts';
@@ -16,4 +17,5 @@ export interface Database
     WebTables,
     AuditTables,
     StatisticsTables,
-    FactoryProdTables {}
+    FactoryProdTables,
+    FactoryLogTables {}

@@ -9,10 +9,13 @@ import { DeviceLog } from './device-log.ts';
 import { DeviceDirectory } from './directory.ts';
 import { CommandDispatcher } from './dispatcher.ts';
 import { type DeviceChangedNotice, Subjects } from './events.ts';
+import { FrameCapture } from './frame-capture.ts';
 import { IngestBatcher } from './ingest/batcher.ts';
 import { PartitionManager } from './ingest/partitions.ts';
 import { DeviceStateWriter } from './ingest/state-writer.ts';
+import { Jt808AuthCodes } from './jt808-auth.ts';
 import { DeviceListener } from './listener.ts';
+import { ModelSettings } from './model-settings.ts';
 import { NbCommands } from './nb/commands.ts';
 import { type GatewayOptions, gatewayOptionsFrom } from './options.ts';
 import { gt06Codec, jt808Codec } from './protocol-codecs.ts';
@@ -46,6 +49,9 @@ export interface Gateway {
   sweeper: Sweeper;
   segments: SegmentJob;
   log: DeviceLog;
+  /** Per-model settings (bad checksums accepted, offline alarm threshold). */
+  models: ModelSettings;
+  capture: FrameCapture;
   /** Commands to NB-IoT devices through the IoT platform, and their replies from push callbacks. */
   nb: NbCommands;
   stop(): Promise<void>;
@@ -85,6 +91,10 @@ export async function startGateway(
     statistics,
   });
   const log = new DeviceLog(ctx.db, onError);
+  const models = new ModelSettings(ctx.db, onError);
+  await models.start();
+  const capture = new FrameCapture(ctx.db, ctx.bus, onError);
+  await capture.start();
   const store = new CommandStore(ctx.db, ctx.bus);
   const nb = new NbCommands(ctx.db, store, options.nbDownlink, options.commandTimeoutMs, onError);
   const dispatcher = new CommandDispatcher(store, registry, ctx.bus, onError, nb);
@@ -95,6 +105,7 @@ export async function startGateway(
     Math.round(options.idleMs * 1.5) + 60_000,
     Math.max(1000, Math.min(60_000, Math.floor(options.idleMs / 4))),
     onError,
+    options.offlineAlarmMinutes,
   );
   const push = new PushIngest(batcher, state);
   const segments = new SegmentJob(pool, Math.min(600_000, Math.max(60_000, options.idleMs)), onError);
@@ -105,8 +116,12 @@ export async function startGateway(
     batcher,
     state,
     log,
+    capture,
     maxBadFrames: options.maxBadFrames,
     maxGarbageBytes: options.maxGarbageBytes,
+    models,
+    authCodes: new Jt808AuthCodes(ctx.db),
+    codecFor: (protocol) => (protocol === 'gt06' ? gt06Codec(options) : jt808Codec()),
     onBound: (session: Session) => {
       const device = session.device;
       if (!device) return;
@@ -120,6 +135,9 @@ export async function startGateway(
   };
 
   const unsubscribes = [
+    ctx.bus.subscribe(Subjects.modelSettingsChanged, () => {
+      models.reload().catch(onError);
+    }),
     ctx.bus.subscribe(Subjects.deviceChanged, (payload) => {
       directory.refresh((payload ?? {}) as DeviceChangedNotice).catch(onError);
     }),
@@ -161,6 +179,8 @@ export async function startGateway(
     sweeper,
     segments,
     log,
+    models,
+    capture,
     nb,
     stop: async () => {
       if (stopped) return;
@@ -175,10 +195,12 @@ export async function startGateway(
       sweeper.stop();
       segments.stop();
       directory.stop();
+      models.stop();
       await batcher.close();
       statistics?.stop();
       await state.stop();
       await log.flush();
+      await capture.stop();
     },
   };
   ctx.services.gateway = gateway;

@@ -1,14 +1,16 @@
 // The demo fleet: unless DEMO=0, `npm start` registers a few GT06 and JT/T 808 devices for the demo account
 // (once; an admin may delete or transfer them afterwards) and drives them with the simulator against the
 // local gateway ports, so the map moves around Beijing.
-import { Fleet } from '@carhere/simulator';
+import { BEIJING, Fleet } from '@carhere/simulator';
 import type { AppContext } from '../context.ts';
 import type { ComponentStarter } from '../main.ts';
+import { FENCE_CHANGED_SUBJECT } from '../modules/fence/detector.ts';
 import { DEMO_HISTORY_DAYS, writeDemoHistory } from '../modules/stat/demo-history.ts';
 
 const SEEDED_SETTING = 'demo_fleet_seeded';
 export const DEMO_GT06_FIRST = '868120000000000';
 export const DEMO_JT808_FIRST = '13800000000';
+export const DEMO_FENCE_NAME = 'Demo: Beijing centre (3 km)';
 
 /** GT06 and 808 model codes of the domain catalogue. */
 const MODEL_GT06 = 12;
@@ -59,6 +61,36 @@ export async function seedDemoDevices(ctx: AppContext, count: number): Promise<n
         .executeTakeFirst();
       created = Number(res.numInsertedOrUpdatedRows ?? 0);
     }
+    // A fence the fleet drives in and out of: the demo's fence alarms are made by the server, not by visitors
+    // (whose "try it out" sessions are read-only).
+    const fence = await trx
+      .insertInto('fences')
+      .values({
+        user_id: demo.id,
+        name: DEMO_FENCE_NAME,
+        shape: 'circle',
+        lat: BEIJING.lat,
+        lon: BEIJING.lon,
+        radius: 3000,
+        alarm_type: 'inOut',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const devices = await trx
+      .selectFrom('devices')
+      .select('id')
+      .where('user_id', '=', demo.id)
+      .where(
+        'terminal_id',
+        'in',
+        rows.map((r) => r.terminal_id),
+      )
+      .execute();
+    if (devices.length > 0)
+      await trx
+        .insertInto('fence_devices')
+        .values(devices.map((d) => ({ fence_id: fence.id, device_id: d.id })))
+        .execute();
     await trx
       .insertInto('settings')
       .values({ key: SEEDED_SETTING, value: JSON.stringify({ devices: count }) })
@@ -90,7 +122,10 @@ export const demoFleetStarter: ComponentStarter = async (ctx) => {
   const o = demoFleetOptionsFrom();
   if (o.devices === 0) return null;
   const created = await seedDemoDevices(ctx, o.devices);
-  if (created > 0) await seedDemoHistory(ctx);
+  if (created > 0) {
+    ctx.bus.publish(FENCE_CHANGED_SUBJECT, { origin: 'demo-fleet' });
+    await seedDemoHistory(ctx);
+  }
   const gt06 = Math.ceil(o.devices / 2);
   const fleets = [
     new Fleet({

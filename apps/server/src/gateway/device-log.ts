@@ -4,7 +4,15 @@ import type { Insertable, Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { DeviceLogEvent, DeviceLogTable } from '../db/tables/gateway.ts';
 
-const QUIET_EVENTS = new Set<DeviceLogEvent>(['refused', 'garbage', 'invalidPosition']);
+const QUIET_EVENTS = new Set<DeviceLogEvent>([
+  'refused',
+  'garbage',
+  'invalidPosition',
+  'badChecksum',
+  'unauthenticated',
+  'authFailed',
+  'otherProtocol',
+]);
 const QUIET_MS = 60_000;
 /** Entries are written together: every 200 ms, or at 500 waiting. */
 const FLUSH_MS = 200;

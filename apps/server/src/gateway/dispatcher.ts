@@ -1,6 +1,6 @@
 // The gateway side of commands: delivers stored commands to the device's session (when asked over the bus,
 // and the device's open offline commands at each connection), and matches replies to them.
-import { classifyCommandResult } from '@carhere/domain';
+import { classifyCommandReply } from '@carhere/domain';
 import type { CommandReply } from '@carhere/protocols';
 import type { EventBus } from '../bus/types.ts';
 import type { CommandDevice, CommandRow, CommandStore } from '../modules/commands/store.ts';
@@ -8,16 +8,8 @@ import type { DeviceRef } from './directory.ts';
 import { type CommandSendRequest, Subjects } from './events.ts';
 import { NbCommands } from './nb/commands.ts';
 import type { SessionRegistry } from './registry.ts';
+import { replyForm, replyText } from './replies.ts';
 import type { Session } from './session.ts';
-
-/** JT/T 808 general response results as reply text (the spec classifies replies by text). */
-const GENERAL_RESPONSE_TEXT = ['OK', 'failure', 'message error', 'not supported', 'alarm acknowledged OK'];
-
-export function replyText(reply: CommandReply): string {
-  if (reply.text) return reply.text;
-  if (reply.result !== undefined) return GENERAL_RESPONSE_TEXT[reply.result] ?? `result ${reply.result}`;
-  return '';
-}
 
 function commandDevice(device: DeviceRef): CommandDevice {
   return { id: device.id, terminalId: device.terminalId, path: device.path, protocol: device.protocol };
@@ -111,9 +103,11 @@ export class CommandDispatcher {
     }
     if (!commandId) return;
     const text = replyText(reply);
+    const row = await this.store.get(commandId);
+    if (!row) return;
     await this.store.transition(commandDevice(device), commandId, 'answered', {
       from: ['pending', 'sent', 'timeout'],
-      result: classifyCommandResult(text),
+      result: classifyCommandReply({ content: row.content, reply: text, form: replyForm(reply) }),
       reply: text,
       answered: true,
       detail: `reply: ${text}`.slice(0, 500),

@@ -17,6 +17,8 @@ export const Subjects = {
   commandSend: 'gateway.command.send',
   /** gateway → gateways: this device has a new session; any other session of it closes. */
   sessionBound: 'gateway.session.bound',
+  /** API → gateways: the per-model gateway settings changed; reload them. */
+  modelSettingsChanged: 'gateway.modelSettings.changed',
 } as const;
 
 export interface PositionEvent {

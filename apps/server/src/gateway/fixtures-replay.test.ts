@@ -6,6 +6,7 @@ import { connect } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
+  buildJt808Frame,
   createGt06Context,
   createJt808Context,
   type DecodeResult,
@@ -14,6 +15,7 @@ import {
   fromHex,
   Gt06Splitter,
   Jt808Splitter,
+  jt808Target,
 } from '@carhere/protocols';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rejectReason } from './ingest/rules.ts';
@@ -29,6 +31,8 @@ interface Case {
 
 interface Connection {
   terminalId: string;
+  /** JT/T 808 header version of the connection's frames (the authentication frame is written the same way). */
+  version: '2011' | '2013' | '2019';
   frames: Buffer[];
   /** time|lat|lon of every fix the gateway should store */
   expected: string[];
@@ -56,7 +60,7 @@ function connectionsOf(protocol: 'gt06' | 'jt808', cases: Case[]): Connection[] 
     const starts =
       protocol === 'gt06' ? probe.ok && probe.message.messageType === 'login' && id : id && id !== current?.terminalId;
     if (starts && id) {
-      current = { terminalId: id, frames: [], expected: [] };
+      current = { terminalId: id, version: (probe.ok && probe.message.version) || '2013', frames: [], expected: [] };
       out.push(current);
     }
     current?.frames.push(frame);
@@ -64,16 +68,30 @@ function connectionsOf(protocol: 'gt06' | 'jt808', cases: Case[]): Connection[] 
   const now = Date.now();
   for (const conn of out) {
     const splitter = protocol === 'gt06' ? new Gt06Splitter() : new Jt808Splitter();
-    const gt06 = createGt06Context();
-    const jt808 = createJt808Context();
+    // The gateway verifies checksums by default: frames whose check fails are not expected.
+    const gt06 = createGt06Context({ requireChecksum: true });
+    const jt808 = createJt808Context({ requireChecksum: true });
+    // A GT06 connection is the device's only after a login whose CRC holds.
+    let identified = protocol === 'jt808';
     for (const frame of splitter.push(Buffer.concat(conn.frames))) {
       const res: DecodeResult = protocol === 'gt06' ? decodeGt06(frame, gt06) : decodeJt808(frame, jt808);
       if (!res.ok) continue;
+      if (res.message.messageType === 'login') identified = true;
+      if (!identified) continue;
       for (const p of res.message.positions)
         if (!rejectReason(p, now)) conn.expected.push(key(p.time.getTime(), p.lat, p.lon));
     }
   }
   return out;
+}
+
+const AUTH_CODE = 'replay-code-01';
+
+/** JT/T 808 terminals authenticate first (0x0102 with the code the platform issued; 2019 prefixes its length). */
+function authFrame(conn: Connection): Buffer {
+  const code = Buffer.from(AUTH_CODE, 'ascii');
+  const body = conn.version === '2019' ? Buffer.concat([Buffer.from([code.length]), code]) : code;
+  return buildJt808Frame(0x0102, jt808Target(conn.terminalId, conn.version), 0, body);
 }
 
 /** Sends a connection's frames, waits until `done` says the gateway has handled them, then hangs up. */
@@ -115,6 +133,14 @@ describe.skipIf(!available)('Traccar vectors replayed over TCP', () => {
       const devices = new Map<string, string>();
       for (const c of connections) {
         if (!devices.has(c.terminalId)) devices.set(c.terminalId, await addDevice(server, c.terminalId, protocol));
+        if (protocol === 'jt808') {
+          await server.ctx.db
+            .updateTable('devices')
+            .set({ jt808_auth_code: AUTH_CODE })
+            .where('id', '=', devices.get(c.terminalId) as string)
+            .execute();
+          c.frames.unshift(authFrame(c));
+        }
       }
       const port = protocol === 'gt06' ? server.gateway.ports.gt06 : server.gateway.ports.jt808;
       const storedKeys = async (deviceId: string) => {

@@ -29,6 +29,8 @@ export interface GatewayOptions {
   maxGarbageBytes: number;
   commandTimeoutMs: number;
   offlineCommandTtlHours: number;
+  /** Silence before the offline alarm (OFFLINE_ALARM_MINUTES, default 10); per model in device_model_settings. */
+  offlineAlarmMinutes: number;
 }
 
 function intEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -60,5 +62,6 @@ export function gatewayOptionsFrom(
     maxGarbageBytes: intEnv(env, 'GATEWAY_MAX_GARBAGE_BYTES', 2048),
     commandTimeoutMs: config.commandTimeoutMs,
     offlineCommandTtlHours: config.offlineCommandTtlHours,
+    offlineAlarmMinutes: intEnv(env, 'OFFLINE_ALARM_MINUTES', 10) || 10,
   };
 }

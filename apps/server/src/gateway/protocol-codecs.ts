@@ -10,6 +10,7 @@ import {
   gt06EncodeCommand,
   Jt808CommandEncoder,
   Jt808Splitter,
+  jt808GeneralResponse,
   jt808RegisterReply,
   jt808Target,
 } from '@carhere/protocols';
@@ -47,8 +48,19 @@ class Gt06Codec extends SplittingCodec implements ConnectionCodec {
     this.ctx = createGt06Context({ ackLocations });
   }
 
-  decode(frame: Uint8Array) {
+  readonly needsAuth = false;
+
+  decode(frame: Uint8Array, acceptBadChecksum = false) {
+    this.ctx.requireChecksum = !acceptBadChecksum;
     return decodeGt06(frame, this.ctx);
+  }
+
+  registerReply(): Buffer | null {
+    return null;
+  }
+
+  answer(): Buffer | null {
+    return null;
   }
 
   bind(_device: DeviceRef): void {
@@ -77,8 +89,24 @@ class Jt808Codec extends SplittingCodec implements ConnectionCodec {
   private readonly ctx = createJt808Context();
   private encoder: Jt808CommandEncoder | null = null;
 
-  decode(frame: Uint8Array) {
+  readonly needsAuth = true;
+
+  decode(frame: Uint8Array, acceptBadChecksum = false) {
+    this.ctx.requireChecksum = !acceptBadChecksum;
     return decodeJt808(frame, this.ctx);
+  }
+
+  private target(msg: DecodedMessage) {
+    return jt808Target(msg.terminalId ?? this.ctx.terminalId ?? '0', msg.version ?? this.ctx.version ?? '2013');
+  }
+
+  registerReply(msg: DecodedMessage, code: string | null): Buffer | null {
+    const result = code === null ? REGISTER_NO_SUCH_TERMINAL : 0;
+    return jt808RegisterReply(this.target(msg), this.ctx.serials.next(), msg.serial, result, code ?? '');
+  }
+
+  answer(msg: DecodedMessage, result: number): Buffer | null {
+    return jt808GeneralResponse(this.target(msg), this.ctx.serials.next(), msg.serial, msg.messageId, result);
   }
 
   bind(device: DeviceRef): void {
@@ -99,8 +127,7 @@ class Jt808Codec extends SplittingCodec implements ConnectionCodec {
 
   refusal(first: DecodedMessage): Buffer | null {
     if (first.messageType !== 'register' || !first.terminalId) return null;
-    const target = jt808Target(first.terminalId, this.ctx.version ?? '2013');
-    return jt808RegisterReply(target, this.ctx.serials.next(), first.serial, REGISTER_NO_SUCH_TERMINAL, '');
+    return this.registerReply(first, null);
   }
 }
 
@@ -127,7 +154,8 @@ export function decodeStandalone(protocolType: number, bytes: Buffer): DecodedMe
   for (const codec of order) {
     const messages: DecodedMessage[] = [];
     for (const frame of codec.split(bytes)) {
-      const res = codec.decode(frame);
+      // Pushes come through the IoT platform's authenticated callback; the checksum policy is the TCP gateway's.
+      const res = codec.decode(frame, true);
       if (res.ok) messages.push(res.message);
     }
     if (messages.length > 0) return messages;

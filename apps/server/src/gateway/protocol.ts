@@ -9,7 +9,20 @@ export interface ConnectionCodec {
   split(chunk: Buffer): Uint8Array[];
   /** Bytes skipped as not belonging to any frame since the last call (garbage), then resets. */
   takeDiscarded(): number;
-  decode(frame: Uint8Array): DecodeResult;
+  /**
+   * Decodes a frame. Checksums are verified unless `acceptBadChecksum` (models known to send bad ones): a
+   * mismatch is `{ ok: false, error: { code: 'bad_checksum' } }`, returned before the codec's state changes.
+   */
+  decode(frame: Uint8Array, acceptBadChecksum?: boolean): DecodeResult;
+  /**
+   * JT/T 808: a terminal must authenticate (0x0102 with the code of its 0x8100) before anything it sends is
+   * stored. GT06: false (the login packet is the whole handshake).
+   */
+  readonly needsAuth: boolean;
+  /** JT/T 808 0x8100 answering a registration: result 0 with the code, or 4 "no such terminal" when code is null. */
+  registerReply(msg: DecodedMessage, code: string | null): Buffer | null;
+  /** JT/T 808 0x8001 answering a message: 0 success, 1 failure. */
+  answer(msg: DecodedMessage, result: number): Buffer | null;
   /** The connection now belongs to this device (GT06: its configured time zone). */
   bind(device: DeviceRef): void;
   /** Encodes a text command; `key` is what the device's reply will carry (server flag or serial). */

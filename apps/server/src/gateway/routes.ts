@@ -8,6 +8,7 @@ import { nbRoutes } from '../modules/nb/routes.ts';
 import { tireRoutes } from '../modules/tire/routes.ts';
 import { trackRoutes } from '../modules/track/routes.ts';
 import { liveRoutes } from './live/routes.ts';
+import { modelSettingsRoutes } from './model-settings-routes.ts';
 
 export const gatewayRouteModules: RouteModule[] = [
   liveRoutes,
@@ -18,4 +19,5 @@ export const gatewayRouteModules: RouteModule[] = [
   tireRoutes,
   batteryRoutes,
   nbRoutes,
+  modelSettingsRoutes,
 ];

@@ -1,14 +1,17 @@
 // One device connection: split → decode → bind to a registered device → ingest → ACK after commit.
 // Commands go out through `sendCommand`; replies come back to the dispatcher.
-import { randomBytes } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Socket } from 'node:net';
-import type { CommandReply, DecodedMessage } from '@carhere/protocols';
+import type { CommandReply, DecodedMessage, ProtocolName } from '@carhere/protocols';
 import type { DeviceLog } from './device-log.ts';
 import type { DeviceDirectory, DeviceRef } from './directory.ts';
+import type { FrameCapture } from './frame-capture.ts';
 import type { IngestBatcher } from './ingest/batcher.ts';
 import { type PreparedMessage, prepareMessage } from './ingest/prepare.ts';
-import { type DerivedAlarmMemory, newDerivedAlarmMemory, OFFLINE_ALARM } from './ingest/rules.ts';
+import { type DerivedAlarmMemory, newDerivedAlarmMemory } from './ingest/rules.ts';
 import type { DeviceStateWriter } from './ingest/state-writer.ts';
+import type { Jt808AuthCodes } from './jt808-auth.ts';
+import type { ModelSettings } from './model-settings.ts';
 import type { ConnectionCodec } from './protocol.ts';
 import type { RegisteredSession, SessionRegistry } from './registry.ts';
 
@@ -22,8 +25,16 @@ export interface SessionContext {
   batcher: IngestBatcher;
   state: DeviceStateWriter;
   log: DeviceLog;
+  /** Raw frame capture switched on per IMEI by staff (factory log/search); absent in some tests. */
+  capture?: FrameCapture;
   maxBadFrames: number;
   maxGarbageBytes: number;
+  /** Per-model settings: which models may send bad checksums. */
+  models: ModelSettings;
+  /** JT/T 808 authentication codes (devices.jt808_auth_code). */
+  authCodes: Jt808AuthCodes;
+  /** A fresh codec of the other protocol, for a device that connected to the wrong port. */
+  codecFor(protocol: ProtocolName): ConnectionCodec;
   /** A device finished logging in: deliver its offline commands, tell other gateway processes, activate it. */
   onBound(session: Session): void;
   onReply(session: Session, reply: CommandReply): void;
@@ -45,6 +56,14 @@ export class Session implements RegisteredSession {
   private corked = false;
   /** The device finished logging in (GT06 login; JT/T 808 anything after registration): commands may go out. */
   private ready = false;
+  /**
+   * The device may send data: GT06 after its login, JT/T 808 after a 0x0102 with the code of its 0x8100.
+   * Until then nothing it sends is stored and the device is not marked online.
+   */
+  private admitted = false;
+  /** The first bytes were looked at (a device of the other protocol on this port is served as that protocol). */
+  private sniffed = false;
+  /** Frames held while the device is looked up or a registration/authentication is written and read. */
   private binding: Uint8Array[] | null = null;
   /** Undecodable frames in a row. */
   private badFrames = 0;
@@ -57,7 +76,7 @@ export class Session implements RegisteredSession {
 
   constructor(
     readonly socket: Socket,
-    readonly codec: ConnectionCodec,
+    public codec: ConnectionCodec,
     private readonly ctx: SessionContext,
   ) {
     socket.setNoDelay(true);
@@ -74,6 +93,7 @@ export class Session implements RegisteredSession {
   private onData(chunk: Buffer): void {
     if (this.closed) return;
     this.lastActivity = Date.now();
+    if (!this.sniffed) this.sniff(chunk);
     const frames = this.codec.split(chunk);
     const discarded = this.codec.takeDiscarded();
     if (discarded > 0) {
@@ -100,15 +120,62 @@ export class Session implements RegisteredSession {
     }
   }
 
+  /**
+   * One port, one protocol: the first bytes tell GT06 (7878 / 7979) from JT/T 808 (7E, or a "(" text
+   * sentence). A device of the other protocol is served with that protocol's codec (logged), never decoded
+   * with this port's.
+   */
+  private sniff(chunk: Buffer): void {
+    this.sniffed = true;
+    const detected = detectProtocol(chunk);
+    if (!detected || detected === this.codec.protocol) return;
+    const port = this.codec.protocol;
+    this.codec = this.ctx.codecFor(detected);
+    this.ctx.log.write({
+      terminalId: this.remote,
+      deviceId: null,
+      protocol: detected,
+      event: 'otherProtocol',
+      remote: this.remote,
+      detail: `${PROTOCOL_NAMES[detected]} device on the ${PROTOCOL_NAMES[port]} port: served as ${PROTOCOL_NAMES[detected]}`,
+    });
+  }
+
   private handleFrame(frame: Uint8Array): void {
-    const res = this.codec.decode(frame);
+    const device = this.device;
+    let res = this.codec.decode(frame, device ? this.ctx.models.acceptsBadChecksums(device.deviceType) : false);
+    let checksumBad = false;
+    // Staff see every frame of a captured device, corrupted ones included (before the checksum verdict).
+    const capture = this.ctx.capture;
+    if (capture) {
+      const terminalId = this.device?.terminalId ?? (res.ok ? res.message.terminalId : undefined);
+      if (capture.active(terminalId))
+        capture.record(
+          terminalId as string,
+          this.codec.protocol,
+          'in',
+          frame,
+          res.ok ? res.message : { error: res.error.code },
+          this.remote,
+        );
+    }
+    if (!res.ok && res.error.code === 'bad_checksum') {
+      if (device) {
+        // Dropped and logged; not garbage: the connection keeps working.
+        this.logBadChecksum(device.terminalId, device.id);
+        return;
+      }
+      // Before the device is known: read it anyway to learn who it claims to be; bind() decides by its model.
+      res = this.codec.decode(frame, true);
+      checksumBad = true;
+    }
     if (!res.ok) {
       this.badFrames++;
       return;
     }
     this.badFrames = 0;
     const msg = res.message;
-    if (this.device) {
+    if (device) {
       this.handleMessage(msg);
       return;
     }
@@ -118,13 +185,39 @@ export class Session implements RegisteredSession {
       return;
     }
     this.binding = [];
-    this.bind(msg).catch((err) => {
+    this.bind(msg, checksumBad).catch((err) => {
       this.ctx.onError(err);
       this.close('error');
     });
   }
 
-  private async bind(first: DecodedMessage): Promise<void> {
+  /** Handles held frames in order; a frame that starts another asynchronous step holds the rest again. */
+  private drain(frames: Uint8Array[]): void {
+    for (const frame of frames) {
+      if (this.closed) return;
+      if (this.binding) this.binding.push(frame);
+      else this.handleFrame(frame);
+    }
+  }
+
+  private release(): void {
+    const held = this.binding ?? [];
+    this.binding = null;
+    this.drain(held);
+  }
+
+  private logBadChecksum(terminalId: string, deviceId: string | null): void {
+    this.ctx.log.write({
+      terminalId,
+      deviceId,
+      protocol: this.codec.protocol,
+      event: 'badChecksum',
+      remote: this.remote,
+      detail: `frame dropped: ${this.codec.protocol === 'gt06' ? 'CRC-ITU' : 'XOR check'} does not match (device model may be allowed bad checksums in /api/gateway/modelSettings)`,
+    });
+  }
+
+  private async bind(first: DecodedMessage, checksumBad: boolean): Promise<void> {
     const terminalId = first.terminalId as string;
     const device = await this.ctx.directory.find(terminalId);
     if (this.closed) return;
@@ -135,16 +228,34 @@ export class Session implements RegisteredSession {
         protocol: this.codec.protocol,
         event: 'refused',
         remote: this.remote,
-        detail: 'unknown device',
+        detail: checksumBad ? 'unknown device (frame with a bad checksum)' : 'unknown device',
       });
-      const refusal = this.codec.refusal(first);
+      const refusal = checksumBad ? null : this.codec.refusal(first);
       if (refusal) this.socket.end(refusal);
       this.close('refused');
+      return;
+    }
+    if (checksumBad && !this.ctx.models.acceptsBadChecksums(device.deviceType)) {
+      this.logBadChecksum(device.terminalId, device.id);
+      this.release();
       return;
     }
     this.device = device;
     this.deviceId = device.id;
     this.codec.bind(device);
+    if (!this.codec.needsAuth) {
+      await this.admit(device);
+      if (this.closed) return;
+    }
+    const queued = this.binding ?? [];
+    this.binding = null;
+    this.handleMessage(first);
+    this.drain(queued);
+  }
+
+  /** The device may send data now: it owns the device's session, goes online, and the login is logged. */
+  private async admit(device: DeviceRef): Promise<void> {
+    this.admitted = true;
     this.ctx.registry.bind(device.id, this);
     await this.ctx.state.setOnline(device, this.key, Date.now());
     if (this.closed) return;
@@ -155,16 +266,89 @@ export class Session implements RegisteredSession {
       event: 'login',
       remote: this.remote,
     });
-    const queued = this.binding ?? [];
-    this.binding = null;
-    this.handleMessage(first);
-    for (const frame of queued) if (!this.closed) this.handleFrame(frame);
+  }
+
+  /** JT/T 808 registration (0x0100) and authentication (0x0102): database steps; later frames wait. */
+  private authStep(msg: DecodedMessage): void {
+    this.binding = [];
+    this.runAuthStep(msg).then(
+      () => {
+        if (!this.closed) this.release();
+      },
+      (err) => {
+        this.ctx.onError(err);
+        this.close('error');
+      },
+    );
+  }
+
+  private async runAuthStep(msg: DecodedMessage): Promise<void> {
+    const device = this.device as DeviceRef;
+    if (msg.messageType === 'register') {
+      const code = await this.ctx.authCodes.issue(device.id);
+      if (this.closed) return;
+      this.ctx.log.write({
+        terminalId: device.terminalId,
+        deviceId: device.id,
+        protocol: this.codec.protocol,
+        event: 'register',
+        remote: this.remote,
+      });
+      const reply = this.codec.registerReply(msg, code);
+      if (reply) this.socket.write(reply);
+      return;
+    }
+    const presented = typeof msg.attributes.authCode === 'string' ? msg.attributes.authCode : '';
+    const stored = await this.ctx.authCodes.stored(device.id);
+    if (this.closed) return;
+    if (stored === null || !sameCode(presented, stored)) {
+      this.ctx.log.write({
+        terminalId: device.terminalId,
+        deviceId: device.id,
+        protocol: this.codec.protocol,
+        event: 'authFailed',
+        remote: this.remote,
+        detail:
+          stored === null ? 'authentication before any registration: no code issued' : 'wrong authentication code',
+      });
+      const refusal = this.codec.answer(msg, JT808_FAILURE);
+      if (refusal) this.socket.write(refusal);
+      return;
+    }
+    if (!this.admitted) {
+      await this.admit(device);
+      if (this.closed) return;
+    }
+    const reply = this.codec.answer(msg, JT808_SUCCESS);
+    if (reply) this.socket.write(reply);
+    if (!this.ready) {
+      this.ready = true;
+      this.ctx.onBound(this);
+    }
   }
 
   private handleMessage(msg: DecodedMessage): void {
     const device = this.device as DeviceRef;
     if (device.deleted) {
       this.close('deleted');
+      return;
+    }
+    if (this.codec.needsAuth && (msg.messageType === 'register' || msg.messageType === 'auth')) {
+      this.authStep(msg);
+      return;
+    }
+    if (!this.admitted) {
+      // JT/T 808 data before a successful authentication: failure 0x8001, nothing stored.
+      this.ctx.log.write({
+        terminalId: device.terminalId,
+        deviceId: device.id,
+        protocol: this.codec.protocol,
+        event: 'unauthenticated',
+        remote: this.remote,
+        detail: `message 0x${msg.messageId.toString(16).padStart(4, '0')} before authentication: refused, nothing stored`,
+      });
+      const refusal = this.codec.answer(msg, JT808_FAILURE);
+      if (refusal) this.socket.write(refusal);
       return;
     }
     if (msg.commandReply) this.ctx.onReply(this, msg.commandReply);
@@ -247,6 +431,16 @@ export class Session implements RegisteredSession {
     const { bytes, key } = this.codec.encodeCommand(content, commandId);
     this.awaiting.set(key, commandId);
     this.socket.write(bytes);
+    const terminalId = this.device?.terminalId;
+    if (this.ctx.capture?.active(terminalId))
+      this.ctx.capture.record(
+        terminalId as string,
+        this.codec.protocol,
+        'out',
+        bytes,
+        { commandId, content },
+        this.remote,
+      );
     return true;
   }
 
@@ -272,7 +466,7 @@ export class Session implements RegisteredSession {
       else this.socket.destroy();
     }
     const device = this.device;
-    if (!device) return;
+    if (!device || !this.admitted) return;
     if (reason === 'idle' || reason === 'replaced') {
       this.ctx.log.write({
         terminalId: device.terminalId,
@@ -292,33 +486,30 @@ export class Session implements RegisteredSession {
       });
     }
     // A replaced session leaves the device online; a shutdown leaves it to the sweeper (the device will
-    // reconnect to the next process); otherwise the device goes offline if no newer session owns it.
+    // reconnect to the next process); otherwise the device goes offline if no newer session owns it. No alarm
+    // here: the offline alarm is raised by the sweeper once the device has been silent past its threshold.
     if (reason === 'replaced' || reason === 'shutdown') return;
-    const at = Date.now();
-    this.ctx.state
-      .setOffline(device, this.key, at)
-      .then((last) => {
-        if (!last) return;
-        this.ctx.batcher.submit({
-          device,
-          positions: [],
-          alarms: [
-            {
-              type: OFFLINE_ALARM,
-              name: 'offline',
-              source: 'derived',
-              time: at,
-              lat: last.lat,
-              lon: last.lon,
-              speed: null,
-              course: null,
-            },
-          ],
-          status: null,
-          receivedAt: at,
-          done: null,
-        });
-      })
-      .catch(this.ctx.onError);
+    this.ctx.state.setOffline(device, this.key, Date.now()).catch(this.ctx.onError);
   }
+}
+
+const JT808_SUCCESS = 0;
+const JT808_FAILURE = 1;
+
+const PROTOCOL_NAMES: Record<ProtocolName, string> = { gt06: 'GT06', jt808: 'JT/T 808' };
+
+/** The protocol the first bytes of a connection belong to, or null when they do not say. */
+export function detectProtocol(chunk: Uint8Array): ProtocolName | null {
+  if (chunk.length === 0) return null;
+  const b0 = chunk[0];
+  if (b0 === 0x7e || b0 === 0x28) return 'jt808';
+  if ((b0 === 0x78 || b0 === 0x79) && (chunk.length < 2 || chunk[1] === b0)) return 'gt06';
+  return null;
+}
+
+/** Constant-time comparison of an authentication code. */
+function sameCode(presented: string, stored: string): boolean {
+  const a = Buffer.from(presented, 'utf8');
+  const b = Buffer.from(stored, 'utf8');
+  return a.length === b.length && timingSafeEqual(a, b);
 }

@@ -42,12 +42,13 @@ export interface BuildAppOptions {
   modules: RouteModule[];
   /** Folder of the built web app to serve at '/', if present. */
   webDist?: string;
-  logger?: boolean | { level: string };
+  logger?: boolean | { level: string; hooks?: { logMethod: (...a: never[]) => void } };
 }
 
 export async function buildApp(ctx: AppContext, opts: BuildAppOptions): Promise<App> {
   const app = Fastify({
-    logger: opts.logger ?? false,
+    // (hooks: the system log's pino hook; typed as the plain options to keep Fastify's HTTP/1 overload)
+    logger: (opts.logger ?? false) as boolean | { level: string },
     // Only the configured reverse proxies may set the client address and protocol (X-Forwarded-For/-Proto);
     // with none configured those headers are ignored, so a client cannot spoof its address or https.
     trustProxy: ctx.config.trustProxy.length > 0 ? ctx.config.trustProxy : false,
@@ -169,6 +170,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions): Promise<
       return reply.status(err.statusCode).send(fail(err.statusCode, err.message));
     }
     req.log.error({ err }, 'unhandled error');
+    ctx.services.systemLog?.write('error', `${req.method} ${req.url}: ${err.message}`, err.stack ?? '');
     return reply.status(500).send(fail(500, translate('serverBusy', lang)));
   });
 

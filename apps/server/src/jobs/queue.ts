@@ -151,7 +151,7 @@ export async function startJobQueue(pool: pg.Pool, onError: (err: unknown) => vo
       };
     },
     async stop() {
-      await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
+      await boss.stop({ graceful: true, wait: true, timeout: 60_000 });
     },
   };
 }

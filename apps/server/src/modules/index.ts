@@ -5,7 +5,9 @@ import { auditRoutes } from './audit/routes.ts';
 import { authRoutes } from './auth/routes.ts';
 import { cardRoutes } from './cards/routes.ts';
 import { deviceRoutes } from './device/routes.ts';
+import { factoryRoutes } from './factory/routes.ts';
 import { fenceRoutes } from './fence/routes.ts';
+import { logRoutes } from './logs/routes.ts';
 import { mapRoutes } from './map/routes.ts';
 import { noticeRoutes } from './notice/routes.ts';
 import { qcRoutes } from './qc/routes.ts';
@@ -13,12 +15,15 @@ import { quotaRoutes } from './quota/routes.ts';
 import { statRoutes } from './stat/routes.ts';
 import { stockRoutes } from './stock/routes.ts';
 import { systemRoutes } from './system/routes.ts';
+import { taskRoutes } from './tasks/routes.ts';
 import { userRoutes } from './user/routes.ts';
 
 export const routeModules: RouteModule[] = [systemRoutes, authRoutes, userRoutes, fenceRoutes, mapRoutes, noticeRoutes];
 routeModules.push(quotaRoutes, deviceRoutes, agentRoutes, auditRoutes, statRoutes);
 // Factory production: stock, SIM cards, QC and serial results.
 routeModules.push(stockRoutes, cardRoutes, qcRoutes);
+// Tasks (many-device work) before the gateway's modules: /command/addBatch makes its batches through them.
+routeModules.push(taskRoutes, logRoutes, factoryRoutes);
 
 import { gatewayRouteModules } from '../gateway/routes.ts';
 

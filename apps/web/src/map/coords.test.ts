@@ -65,3 +65,22 @@ describe('coordinate conversion', () => {
     expect(distanceMetres({ lat: 0, lon: 0 }, { lat: 1, lon: 0 })).toBeCloseTo(111_195, -1);
   });
 });
+
+describe('one implementation (packages/domain) for server and web', () => {
+  it('draws exactly as gcoord did, across China', async () => {
+    const gcoord = (await import('gcoord')).default;
+    const systems = { wgs84: gcoord.WGS84, gcj02: gcoord.GCJ02, bd09: gcoord.BD09 } as const;
+    for (let lat = 18; lat <= 53; lat += 5) {
+      for (let lon = 74; lon <= 134; lon += 6) {
+        for (const from of ['wgs84', 'gcj02', 'bd09'] as const) {
+          for (const to of ['wgs84', 'gcj02', 'bd09'] as const) {
+            const ours = convert({ lat, lon }, from, to);
+            const [gLon, gLat] = gcoord.transform([lon, lat], systems[from], systems[to]);
+            expect(Math.abs(ours.lon - gLon), `${from}→${to} ${lat},${lon}`).toBeLessThan(1e-9);
+            expect(Math.abs(ours.lat - gLat), `${from}→${to} ${lat},${lon}`).toBeLessThan(1e-9);
+          }
+        }
+      }
+    }
+  });
+});

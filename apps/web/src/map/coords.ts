@@ -1,26 +1,15 @@
 // Coordinate systems of the map providers (spec §1, DESIGN "Web"). Positions are stored in WGS-84; Chinese
 // providers draw their tiles in GCJ-02 (AMap, Google and Bing road maps in China) or BD-09 (Baidu). The
-// conversions come from gcoord (pinned); outside China GCJ-02 and WGS-84 are the same.
+// conversions are the domain's (packages/domain coords.ts, shared with the server's `coordType` answers); gcoord
+// (pinned) remains for Baidu's planar Mercator grid. Outside China GCJ-02 and WGS-84 are the same.
+import { type CoordSystem, convertCoords, type LatLon } from '@carhere/domain';
 import gcoord from 'gcoord';
 
-export type CoordSystem = 'wgs84' | 'gcj02' | 'bd09';
-
-export interface LatLon {
-  lat: number;
-  lon: number;
-}
-
-const GCOORD = { wgs84: gcoord.WGS84, gcj02: gcoord.GCJ02, bd09: gcoord.BD09 } as const;
-
-function isFiniteLatLon(lat: number, lon: number): boolean {
-  return Number.isFinite(lat) && Number.isFinite(lon) && Math.abs(lat) <= 90 && Math.abs(lon) <= 180;
-}
+export type { CoordSystem, LatLon };
 
 /** Converts a point between two systems; invalid input comes back unchanged. */
 export function convert(point: LatLon, from: CoordSystem, to: CoordSystem): LatLon {
-  if (from === to || !isFiniteLatLon(point.lat, point.lon)) return { lat: point.lat, lon: point.lon };
-  const [lon, lat] = gcoord.transform([point.lon, point.lat], GCOORD[from], GCOORD[to]);
-  return { lat, lon };
+  return convertCoords(point, from, to);
 }
 
 /** A stored WGS-84 position as the provider's tiles expect it. */

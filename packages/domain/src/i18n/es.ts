@@ -128,6 +128,8 @@ export const MESSAGES_ES: MessageTranslation = {
   'oil.noResponse': 'Error en la configuración',
   'oil.requestTimeout': 'Se agotó el tiempo de configuración',
   'oil.offlineSaved': 'Guardado; ¡el comando se volverá a enviar cuando el dispositivo se conecte de nuevo!',
+  'factory.imeiUnknown': 'Este IMEI no está registrado',
+  'factory.nbIdTaken': 'Este ID de dispositivo NB-IoT ya pertenece a otro dispositivo',
 
   'nb.callbackTokenUnset':
     'Las devoluciones de llamada NB-IoT están cerradas: NB_CALLBACK_TOKEN no está configurado en el servidor',

@@ -130,6 +130,8 @@ export const MESSAGES_FR: MessageTranslation = {
   'oil.noResponse': 'Échec du paramétrage',
   'oil.requestTimeout': 'Délai de paramétrage dépassé',
   'oil.offlineSaved': "Enregistré ; la commande sera renvoyée à la prochaine connexion de l'appareil !",
+  'factory.imeiUnknown': "Cet IMEI n'est pas enregistré",
+  'factory.nbIdTaken': 'Cet identifiant NB-IoT appartient déjà à un autre appareil',
 
   'nb.callbackTokenUnset': "Les rappels NB-IoT sont fermés : NB_CALLBACK_TOKEN n'est pas configuré sur le serveur",
   'http.invalidParam': 'Paramètre invalide : {field}',

@@ -125,6 +125,8 @@ export const MESSAGES_KM: MessageTranslation = {
   'oil.noResponse': 'កំណត់មិនបានសម្រេច',
   'oil.requestTimeout': 'ការកំណត់អស់ពេល',
   'oil.offlineSaved': 'បានរក្សាទុក ពាក្យបញ្ជានឹងត្រូវផ្ញើម្តងទៀតនៅពេលឧបករណ៍តភ្ជាប់លើកក្រោយ!',
+  'factory.imeiUnknown': 'IMEI នេះមិនទាន់បានចុះឈ្មោះទេ',
+  'factory.nbIdTaken': 'លេខសម្គាល់ឧបករណ៍ NB-IoT នេះជារបស់ឧបករណ៍ផ្សេងរួចហើយ',
 
   'nb.callbackTokenUnset': 'ការហៅត្រឡប់ NB-IoT ត្រូវបានបិទ៖ ម៉ាស៊ីនមេមិនទាន់កំណត់ NB_CALLBACK_TOKEN',
   'http.invalidParam': 'ប៉ារ៉ាម៉ែត្រមិនត្រឹមត្រូវ៖ {field}',

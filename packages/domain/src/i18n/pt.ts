@@ -128,6 +128,8 @@ export const MESSAGES_PT: MessageTranslation = {
   'oil.noResponse': 'Falha na configuração',
   'oil.requestTimeout': 'Tempo de configuração esgotado',
   'oil.offlineSaved': 'Salvo; o comando será enviado novamente na próxima conexão do dispositivo!',
+  'factory.imeiUnknown': 'Este IMEI não está registrado',
+  'factory.nbIdTaken': 'Este ID de dispositivo NB-IoT já pertence a outro dispositivo',
 
   'nb.callbackTokenUnset': 'Os callbacks NB-IoT estão fechados: NB_CALLBACK_TOKEN não está configurado no servidor',
   'http.invalidParam': 'Parâmetro inválido: {field}',

@@ -127,6 +127,8 @@ export const MESSAGES_RU: MessageTranslation = {
   'oil.noResponse': 'Не удалось выполнить настройку',
   'oil.requestTimeout': 'Истекло время ожидания настройки',
   'oil.offlineSaved': 'Сохранено; команда будет отправлена повторно при следующем подключении устройства!',
+  'factory.imeiUnknown': 'Этот IMEI не зарегистрирован',
+  'factory.nbIdTaken': 'Этот идентификатор NB-IoT уже принадлежит другому устройству',
 
   'nb.callbackTokenUnset': 'Обратные вызовы NB-IoT закрыты: на сервере не задан NB_CALLBACK_TOKEN',
   'http.invalidParam': 'Недопустимый параметр: {field}',

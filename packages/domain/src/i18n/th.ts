@@ -125,6 +125,8 @@ export const MESSAGES_TH: MessageTranslation = {
   'oil.noResponse': 'ตั้งค่าไม่สำเร็จ',
   'oil.requestTimeout': 'การตั้งค่าหมดเวลา',
   'oil.offlineSaved': 'บันทึกแล้ว ระบบจะส่งคำสั่งอีกครั้งเมื่ออุปกรณ์เชื่อมต่อครั้งถัดไป!',
+  'factory.imeiUnknown': 'IMEI นี้ยังไม่ได้ลงทะเบียน',
+  'factory.nbIdTaken': 'ID อุปกรณ์ NB-IoT นี้เป็นของอุปกรณ์อื่นแล้ว',
 
   'nb.callbackTokenUnset': 'การเรียกกลับ NB-IoT ถูกปิด: เซิร์ฟเวอร์ยังไม่ได้ตั้งค่า NB_CALLBACK_TOKEN',
   'http.invalidParam': 'พารามิเตอร์ไม่ถูกต้อง: {field}',

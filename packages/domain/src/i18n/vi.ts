@@ -125,6 +125,8 @@ export const MESSAGES_VI: MessageTranslation = {
   'oil.noResponse': 'Cài đặt thất bại',
   'oil.requestTimeout': 'Cài đặt hết thời gian chờ',
   'oil.offlineSaved': 'Đã lưu; lệnh sẽ được gửi lại khi thiết bị kết nối lần tới!',
+  'factory.imeiUnknown': 'IMEI này chưa được đăng ký',
+  'factory.nbIdTaken': 'ID thiết bị NB-IoT này đã thuộc về một thiết bị khác',
 
   'nb.callbackTokenUnset': 'Callback NB-IoT đang đóng: máy chủ chưa cấu hình NB_CALLBACK_TOKEN',
   'http.invalidParam': 'Tham số không hợp lệ: {field}',

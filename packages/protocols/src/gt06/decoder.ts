@@ -25,12 +25,13 @@ export function decodeGt06(frame: Uint8Array, ctx: Gt06Context): DecodeResult {
 function decode(frame: Uint8Array, ctx: Gt06Context): DecodeResult {
   const layout = readGt06Layout(frame);
   if (typeof layout === 'string') return failure(frame.length === 0 ? 'empty' : 'bad_frame', layout);
-  if (ctx.requireChecksum && !layout.checksumOk) return failure('bad_checksum', 'GT06 CRC does not match');
   const type = layout.type;
   const model = ctx.model ? ctx.model.toUpperCase() : '';
   const variant = detectGt06Variant(frame, layout.extended, type, layout.declaredLength, model);
   // WiFi packets 0x17/0x69 carry no serial or CRC: their content runs to the 0D0A.
   const unframed = !layout.extended && (type === 0x69 || (type === 0x17 && variant !== 'rfid'));
+  // Checked before anything is read or changed; WiFi packets without a CRC have nothing to check.
+  if (ctx.requireChecksum && !unframed && !layout.checksumOk) return failure('bad_checksum', 'GT06 CRC does not match');
   if (unframed) {
     layout.serial = 0;
     layout.checksumOk = false;

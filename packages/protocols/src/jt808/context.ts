@@ -25,7 +25,11 @@ export interface Jt808Context {
   model: string | null;
   /** Reject frames whose XOR check does not match (default false; checksumOk reports it). */
   requireChecksum: boolean;
-  /** The authentication code returned in the 0x8100 registration reply. Default: the terminal id. */
+  /**
+   * The authentication code returned in the 0x8100 registration reply. Default: a fresh random code (never
+   * the terminal id, which anyone who reads the label knows); a platform keeps the code it hands out and
+   * compares the terminal's 0x0102 with it (the Carhere gateway builds this reply itself, from the database).
+   */
   authCodeFor: (terminalId: string) => string;
   /** Serial numbers for everything the platform sends on this connection (replies and commands). */
   serials: Jt808SerialCounter;
@@ -61,7 +65,7 @@ export function createJt808Context(options: Jt808ContextOptions = {}): Jt808Cont
     timeZoneMinutes: options.timeZoneMinutes ?? 480,
     model: options.model ?? null,
     requireChecksum: options.requireChecksum ?? false,
-    authCodeFor: options.authCodeFor ?? ((terminalId) => terminalId),
+    authCodeFor: options.authCodeFor ?? randomAuthCode,
     serials: options.serials ?? new Jt808SerialCounter(),
     pending: new Map(),
     maxPendingMessages: options.maxPendingMessages ?? 4,
@@ -70,4 +74,13 @@ export function createJt808Context(options: Jt808ContextOptions = {}): Jt808Cont
     now: options.now ?? Date.now,
     idCache: createTerminalIdCache(),
   };
+}
+
+/** 16 hex characters from a cryptographic source. */
+export function randomAuthCode(): string {
+  const bytes = new Uint8Array(8);
+  globalThis.crypto.getRandomValues(bytes);
+  let out = '';
+  for (const b of bytes) out += b.toString(16).padStart(2, '0');
+  return out;
 }

@@ -267,4 +267,13 @@ describe('decodeJt808: malformed input', () => {
     expect(result.ok === false && result.error.code).toBe('bad_value');
     expect(ctx.pending.size).toBe(0);
   });
+
+  it('0x0104 parameter answers are data replies carrying the parameters as text', () => {
+    // answered serial 0x0005, 2 parameters: 0x0001 heartbeat (u32 30), 0x0013 main server ("host")
+    const body = hex(
+      '0005' + '02' + '00000001' + '04' + '0000001e' + '00000013' + '04' + Buffer.from('host').toString('hex'),
+    );
+    const m = ok(decodeJt808(buildJt808Frame(0x0104, terminal, 9, body), createJt808Context()));
+    expect(m.commandReply).toEqual({ text: '0x0001=30;0x0013=host', answeredSerial: 5, data: true });
+  });
 });

@@ -146,8 +146,14 @@ function decodeBody(d: Jt808Decoding, r: ByteReader): void {
       return;
     case Id.locationQueryReply: {
       const answeredSerial = r.u16();
-      positions.push(decodeLocation(r, tz, d.model));
-      message.commandReply = { text: '', answeredSerial, answeredMessageId: Id.locationQuery };
+      const position = decodeLocation(r, tz, d.model);
+      positions.push(position);
+      message.commandReply = {
+        text: `${position.lat},${position.lon}`,
+        answeredSerial,
+        answeredMessageId: Id.locationQuery,
+        data: true,
+      };
       d.generalResult = null;
       return;
     }

@@ -92,6 +92,19 @@ describe('JT/T 808 platform messages', () => {
     expect(parse(jt808Transparent(target, 1, 0xf0, 'TEST'))).toMatchObject({ id: 0x8900, body: 'f054455354' });
   });
 
+  it('0x8300 per version: 2013 flag + GBK text; 2019 flag + text type + GBK text', () => {
+    // Vectors built by hand from the layouts (JT/T 808-2013 §8.33; JT/T 808-2019 §8.36: flag BYTE, text type
+    // BYTE 1 = notice, text STRING GBK), header 7E 8300 | attributes | [version 01] | id | serial 0007 | XOR 7E.
+    expect(jt808TextMessage(jt808Target('013912345678', '2013'), 7, '断油').toString('hex')).toBe(
+      '7e83000005013912345678000701b6cfd3cdd77e',
+    );
+    expect(jt808TextMessage(jt808Target('013912345678', '2019'), 7, '断油').toString('hex')).toBe(
+      '7e83004006010000000001391234567800070101b6cfd3cd947e',
+    );
+    const commands = new Jt808CommandEncoder('013912345678', '2019', new Jt808SerialCounter(7));
+    expect(parse(commands.text('RELAY,1#').frame).body).toBe('0101' + Buffer.from('RELAY,1#').toString('hex'));
+  });
+
   it('writes 2019 headers with the version flag, version byte and a 10-byte id', () => {
     const frame = jt808TerminalControl(jt808Target('13912345678', '2019'), 5, 4);
     const unpacked = unpackJt808(frame);

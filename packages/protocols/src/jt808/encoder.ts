@@ -156,15 +156,28 @@ export function jt808LocationQuery(target: Jt808FrameTarget, serial: number): Bu
   return buildJt808Frame(Jt808Id.locationQuery, target, serial, new Uint8Array(0));
 }
 
+/** JT/T 808-2019 0x8300 text type: 1 notice, 2 service information. */
+export const JT808_TEXT_TYPE_NOTICE = 1;
+
 /**
- * 0x8300 text message. flags: bit 0 emergency, bit 2 display, bit 3 text-to-speech. Many trackers run
- * text such as "RELAY,1#" as a command; the default flag (emergency) is what they expect.
+ * 0x8300 text message. flags: bit 0 emergency (2019: service), bit 2 display, bit 3 text-to-speech. Many
+ * trackers run text such as "RELAY,1#" as a command; the default flag (emergency) is what they expect.
+ * 2011/2013 body: flag byte, GBK text. 2019 body (the target writes a 2019 header): flag byte, text type byte
+ * (1 notice, 2 service), GBK text — without the type byte a 2019 terminal reads the first character as the type.
  */
-export function jt808TextMessage(target: Jt808FrameTarget, serial: number, text: string, flags = 0x01): Buffer {
+export function jt808TextMessage(
+  target: Jt808FrameTarget,
+  serial: number,
+  text: string,
+  flags = 0x01,
+  textType = JT808_TEXT_TYPE_NOTICE,
+): Buffer {
   const encoded = encodeGbk(text);
-  const body = new Uint8Array(1 + encoded.length);
+  const head = target.is2019 ? 2 : 1;
+  const body = new Uint8Array(head + encoded.length);
   body[0] = flags;
-  body.set(encoded, 1);
+  if (target.is2019) body[1] = textType;
+  body.set(encoded, head);
   return buildJt808Frame(Jt808Id.textMessage, target, serial, body);
 }
 

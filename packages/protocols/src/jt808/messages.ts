@@ -74,7 +74,10 @@ export function decodeParameterReply(d: Jt808Decoding, r: ByteReader): void {
     }
   }
   d.attributes.parameters = parameters;
-  d.message.commandReply = { text: '', answeredSerial };
+  const text = Object.entries(parameters)
+    .map(([key, value]) => `${key}=${value}`)
+    .join(';');
+  d.message.commandReply = { text, answeredSerial, data: true };
 }
 
 /** 0x0107 terminal attributes reply. */

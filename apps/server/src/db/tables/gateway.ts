@@ -76,6 +76,11 @@ export interface CommandLogTable {
 
 export type DeviceLogEvent =
   | 'login'
+  | 'register'
+  | 'authFailed'
+  | 'unauthenticated'
+  | 'badChecksum'
+  | 'otherProtocol'
   | 'logout'
   | 'refused'
   | 'garbage'
@@ -110,7 +115,16 @@ export interface TrackSegmentsTable {
   data: Json<unknown> | null;
 }
 
+/** Gateway settings per device model (0430_gateway_hardening.sql). */
+export interface DeviceModelSettingsTable {
+  device_type: number;
+  accept_bad_checksums: Generated<boolean>;
+  offline_alarm_minutes: number | null;
+  updated_at: DefaultTimestamp;
+}
+
 export interface GatewayTables {
+  device_model_settings: DeviceModelSettingsTable;
   positions: PositionsTable;
   alarms: AlarmsTable;
   commands: CommandsTable;
@@ -124,5 +138,11 @@ declare module './core.ts' {
   interface DeviceStateTable {
     /** The gateway session that last brought the device online (0200_gateway.sql). */
     session_key: string | null;
+    /** The last_seen of the outage the offline alarm was raised for (0430_gateway_hardening.sql). */
+    offline_alarm_for: Timestamp | null;
+  }
+  interface DevicesTable {
+    /** JT/T 808 authentication code issued in 0x8100 (0430_gateway_hardening.sql). */
+    jt808_auth_code: string | null;
   }
 }

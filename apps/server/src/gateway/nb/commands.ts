@@ -2,11 +2,12 @@
 // device-command API (client.ts) and the device's reply comes back in a push callback (modules/nb), where it is
 // matched to the command as a TCP reply would be. Without NB_COMMAND_URL nothing can go out, and the command
 // record says so. A command the platform did not take stays pending and is tried again at the device's next push.
-import { COMMAND_RESULT, classifyCommandResult, isNbIotModel } from '@carhere/domain';
+import { COMMAND_RESULT, type CommandReplyForm, classifyCommandReply, isNbIotModel } from '@carhere/domain';
 import { type CommandReply, createJt808Context, gt06EncodeCommand, Jt808CommandEncoder } from '@carhere/protocols';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { CommandDevice, CommandRow, CommandStore } from '../../modules/commands/store.ts';
+import { replyForm, replyText } from '../replies.ts';
 import { NbPlatformClient, NbPlatformError } from './client.ts';
 import type { NbDownlinkOptions } from './settings.ts';
 
@@ -22,15 +23,6 @@ export interface NbDevice extends CommandDevice {
 interface Awaiting {
   jt808: ReturnType<typeof createJt808Context> | null;
   gt06Serial: number;
-}
-
-/** JT/T 808 general response results as reply text (as the TCP dispatcher). */
-const GENERAL_RESPONSE_TEXT = ['OK', 'failure', 'message error', 'not supported', 'alarm acknowledged OK'];
-
-function replyText(reply: CommandReply): string {
-  if (reply.text) return reply.text;
-  if (reply.result !== undefined) return GENERAL_RESPONSE_TEXT[reply.result] ?? `result ${reply.result}`;
-  return '';
 }
 
 /** Platform command status codes that mean the platform gave up on the command. */
@@ -189,7 +181,7 @@ export class NbCommands {
     }
     commandId ??= await this.oldestSent(device.id);
     if (!commandId) return false;
-    return this.answer(device, commandId, replyText(reply));
+    return this.answer(device, commandId, replyText(reply), replyForm(reply));
   }
 
   /** A commandRsp notification (or a status notification with the device's answer): the reply as text. */
@@ -220,10 +212,17 @@ export class NbCommands {
     return row !== null;
   }
 
-  private async answer(device: NbDevice, commandId: string, text: string): Promise<boolean> {
+  private async answer(
+    device: NbDevice,
+    commandId: string,
+    text: string,
+    form: CommandReplyForm = 'text',
+  ): Promise<boolean> {
+    const command = await this.store.get(commandId);
+    if (!command) return false;
     const row = await this.store.transition(device, commandId, 'answered', {
       from: ['pending', 'sent', 'timeout'],
-      result: classifyCommandResult(text),
+      result: classifyCommandReply({ content: command.content, reply: text, form }),
       reply: text,
       answered: true,
       detail: `reply through the NB-IoT platform: ${text}`.slice(0, 500),

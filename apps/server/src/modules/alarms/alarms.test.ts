@@ -1,3 +1,4 @@
+import { convertCoords } from '@carhere/domain';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDevice, adminClient, demoClient, newTerminalId, userClient } from '../../gateway/test-support.ts';
@@ -69,6 +70,43 @@ describe('/api/deviceAlarms', () => {
     const cn = await demo.post<Page>('/deviceAlarms/findAll', { type: 1, pageSize: 1 });
     expect(cn.data.list[0].alarmName).toBe('求救报警(SOS)');
     demo.lang = 'en';
+  });
+
+  it('times without a zone are read in the platform zone (UTC+8, spec §9), whatever the host TZ', async () => {
+    // t0 + 1 min and t0 + 2 min are 16:01 and 16:02 on 2026-11-01 in UTC+8.
+    const local = await demo.post<Page>('/deviceAlarms/findAll', {
+      startTime: '2026-11-01 16:01:00',
+      endTime: '2026-11-01T16:02',
+    });
+    expect(local.data.list.map((a) => a.alarmType)).toEqual([6, 2]);
+    const zoned = await demo.post<Page>('/deviceAlarms/findAll', {
+      startTime: '2026-11-01T08:01:00Z',
+      endTime: '2026-11-01T16:02:00+08:00',
+    });
+    expect(zoned.data.list.map((a) => a.alarmType)).toEqual([6, 2]);
+    const bad = await demo.post('/deviceAlarms/findAll', { startTime: 'Nov 1 2026 16:01', endTime: '2026-11-01' });
+    expect(bad.status).toBe(400);
+  });
+
+  it('coordType: alarm positions in GCJ-02 / BD-09 on request', async () => {
+    const want = convertCoords({ lat: 39.9, lon: 116.4 }, 'wgs84', 'gcj02');
+    const res = await demo.post<{ list: (Alarm & { lat: number; lon: number })[] }>('/deviceAlarms/findAll', {
+      terminalID: mine,
+      coordType: 'gcj02',
+    });
+    expect(res.data.list).toHaveLength(5);
+    for (const a of res.data.list) {
+      expect(a.lat).toBeCloseTo(want.lat, 9);
+      expect(a.lon).toBeCloseTo(want.lon, 9);
+    }
+    const bd = convertCoords({ lat: 39.9, lon: 116.4 }, 'wgs84', 'bd09');
+    const byGet = await demo.get<{ list: { lat: number }[] }>(
+      `/deviceAlarms/findAll?terminalID=${mine}&coordType=bd09`,
+    );
+    expect(byGet.data.list[0].lat).toBeCloseTo(bd.lat, 9);
+    const plain = await demo.post<{ list: { lat: number }[] }>('/deviceAlarms/findAll', { terminalID: mine });
+    expect(plain.data.list[0].lat).toBe(39.9);
+    expect((await demo.post('/deviceAlarms/findAll', { coordType: 'x' })).status).toBe(400);
   });
 
   it('findAllById: alarms of one user’s devices', async () => {

@@ -1,5 +1,5 @@
 // Alarm reads and writes, always within the caller's subtree.
-import { alarmLabel, displayName } from '@carhere/domain';
+import { alarmLabel, type CoordSystem, displayName, wgsTo } from '@carhere/domain';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
@@ -62,7 +62,7 @@ export function alarmQuery(
 export async function findAlarms(
   ctx: AppContext,
   caller: Caller,
-  f: AlarmFilters,
+  f: AlarmFilters & { coordType?: CoordSystem },
   page: { pageNum: number; pageSize: number },
   lang: string,
   owner?: { id: string; path: string; children: boolean },
@@ -76,7 +76,8 @@ export async function findAlarms(
     .limit(page.pageSize)
     .offset((page.pageNum - 1) * page.pageSize)
     .execute();
-  return { total: Number(total.n), list: rows.map((r) => presentAlarm(r, lang)) };
+  const coordType = f.coordType ?? 'wgs84';
+  return { total: Number(total.n), list: rows.map((r) => wgsTo(presentAlarm(r, lang), coordType)) };
 }
 
 export const alarmColumns = [

@@ -7,7 +7,7 @@ import { envelopeOf, ok, pageOf, pageQuery } from '../../http/envelope.ts';
 import { callerLang } from '../../http/i18n.ts';
 import type { App } from '../../http/types.ts';
 import { reachableUserPath } from '../location/devices.ts';
-import { flagSchema, idSchema, instantSchema, terminalIdSchema } from '../location/params.ts';
+import { coordTypeSchema, flagSchema, idSchema, instantSchema, terminalIdSchema } from '../location/params.ts';
 import {
   type AlarmRow,
   alarmColumns,
@@ -28,6 +28,8 @@ const filterFields = {
   endTime: instantSchema.optional(),
   type: z.coerce.number().int().min(0).max(32767).optional(),
   read: flagSchema.optional(),
+  /** Coordinate system of the answer's positions (default WGS-84). */
+  coordType: coordTypeSchema.optional(),
 };
 const listBody = z.object({ ...filterFields, deviceIds: z.array(idSchema).max(1000).optional(), ...pageQuery });
 const listQuery = z.object({ ...filterFields, ...pageQuery });

@@ -1,7 +1,7 @@
 // Customer side of the SIM cards (spec §2 /index/device: deviceUpdateIccid, deviceExportIccid): batch ICCID
 // update by IMEI, and an export of the ICCIDs and card numbers of an account's devices. Only devices inside
 // the caller's subtree; the card with the ICCID is bound to the device (kept in step with card/check).
-import { isIccid, normalizeIccid, splitCells } from '@carhere/domain';
+import { isIccid, neutraliseRow, normalizeIccid, splitCells } from '@carhere/domain';
 import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import { z } from 'zod';
@@ -126,7 +126,7 @@ export async function deviceIccidRoutes(app: App, ctx: AppContext): Promise<void
         { header: 'Expires', key: 'expiresOn', width: 12 },
         { header: 'Account', key: 'account', width: 18 },
       ];
-      for (const n of numbers) sheet.addRow({ ...n, account: owner.get(n.imei) ?? '' });
+      for (const n of numbers) sheet.addRow(neutraliseRow({ ...n, account: owner.get(n.imei) ?? '' }));
       const buffer = await book.xlsx.writeBuffer();
       return reply
         .type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')

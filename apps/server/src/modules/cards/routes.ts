@@ -1,5 +1,5 @@
 // SIM card endpoints (spec §2 /test/card, §7 /card: import, find, check, findDeviceNumberList, export; clear).
-import { normalizeIccid } from '@carhere/domain';
+import { neutraliseRow, normalizeIccid } from '@carhere/domain';
 import ExcelJS from 'exceljs';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
@@ -122,7 +122,7 @@ export async function cardRoutes(app: App, ctx: AppContext): Promise<void> {
         { header: 'IMEI', key: 'imei', width: 18 },
         { header: 'Reported ICCID', key: 'reportedIccid', width: 24 },
       ];
-      for (const c of found.list) sheet.addRow(c);
+      for (const c of found.list) sheet.addRow(neutraliseRow({ ...c }));
       const buffer = await book.xlsx.writeBuffer();
       return reply
         .type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')

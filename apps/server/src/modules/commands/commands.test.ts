@@ -92,6 +92,54 @@ describe('commands (spec §4): live, offline, records', () => {
     sim.stop();
   });
 
+  it('a data reply to a query command is a success with the reply text (live and from the offline queue)', async () => {
+    const tid = newTerminalId('gt06');
+    await addDevice(server, tid, 'gt06');
+    const data: Record<string, string> = {
+      'STATUS#': 'Battery:4.02V,NORMAL; GPRS:Link Up; GSM Signal Level:Strong',
+      'PARAM#': 'IMEI:868120145233604;TIMER:10,10;SOS:,,;',
+    };
+    const sim = simulatedDevice(server.gateway, 'gt06', tid, { replyTo: (t) => data[t] ?? 'RELAY,ERROR:103' });
+    await sim.connect();
+    const live = await demo.post<Result>('/tracker_cmd', { terminalID: tid, content: 'STATUS#' });
+    expect(live.meta.success).toBe(true);
+    expect(live.data).toMatchObject({ status: 'answered', result: 1, reply: data['STATUS#'] });
+    // A setting command keeps the spec's word rule.
+    const setting = await demo.post<Result>('/tracker_cmd', { terminalID: tid, content: 'RELAY,1#' });
+    expect(setting.data).toMatchObject({ status: 'answered', result: 3 });
+    sim.disconnect();
+    await waitFor(
+      async () =>
+        (
+          await server.ctx.db
+            .selectFrom('device_state as s')
+            .innerJoin('devices as d', 'd.id', 's.device_id')
+            .select('s.online')
+            .where('d.terminal_id', '=', tid)
+            .executeTakeFirst()
+        )?.online === false,
+      5000,
+      'offline',
+    );
+    const queued = await demo.post<Result>('/command/add', { terminalID: tid, content: 'PARAM#' });
+    expect(queued.data).toMatchObject({ status: 'pending' });
+    await sim.connect();
+    const row = await waitFor(
+      async () => {
+        const r = await server.ctx.db
+          .selectFrom('commands')
+          .select(['status', 'result', 'reply'])
+          .where('id', '=', queued.data.commandId)
+          .executeTakeFirst();
+        return r?.status === 'answered' ? r : null;
+      },
+      5000,
+      'answered',
+    );
+    expect(row).toMatchObject({ result: 1, reply: data['PARAM#'] });
+    sim.stop();
+  });
+
   it('times out without a reply (result 2), then the caller saves it as an offline command delivered at the next connection', async () => {
     const tid = newTerminalId('gt06');
     await addDevice(server, tid, 'gt06');

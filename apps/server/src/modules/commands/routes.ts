@@ -1,14 +1,16 @@
 // /api/tracker_cmd, /api/command/*, /api/order/* — commands live and offline, their records and log, and each
 // device's command configuration (spec §4, §7).
-import { COMMAND_RESULT, classifyCommandResult } from '@carhere/domain';
+import { COMMAND_RESULT, classifyCommandReply } from '@carhere/domain';
+import { sql } from 'kysely';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
+import type { CommandStatus } from '../../db/tables/gateway.ts';
 import type { Envelope } from '../../http/envelope.ts';
 import { envelopeOf, ok, pageOf, pageQuery } from '../../http/envelope.ts';
 import { ApiError, badRequest, notFound } from '../../http/errors.ts';
 import { callerLang, translate } from '../../http/i18n.ts';
 import type { App } from '../../http/types.ts';
-import { deviceByRef, devicesByTerminalIds, type ReachableDevice } from '../location/devices.ts';
+import { deviceByRef } from '../location/devices.ts';
 import { idSchema, terminalIdSchema } from '../location/params.ts';
 import { type CommandResult, commandResultSchema, commandSchema, presentCommand } from './presenter.ts';
 import { type CommandOutcome, CommandService, type Sender } from './service.ts';
@@ -24,8 +26,6 @@ const COMMAND = ['main:command'];
 const BATCH = ['main:command', 'main:command_batch'];
 const contentSchema = z.string().trim().min(1).max(512);
 const agentNameSchema = z.string().trim().max(64).optional();
-/** At most this many live sends of a batch run at once. */
-const BATCH_CONCURRENCY = 50;
 
 function senderOf(req: { user: { id: string; username: string } | null }, agentName: string | undefined): Sender {
   return { id: req.user!.id, name: agentName || req.user!.username };
@@ -103,7 +103,7 @@ export async function commandRoutes(app: App, ctx: AppContext): Promise<void> {
       const sender = senderOf(req, req.body.agentName);
       const lang = callerLang(req);
       if (req.body.reply !== undefined) {
-        const result = classifyCommandResult(req.body.reply);
+        const result = classifyCommandReply({ content: req.body.content, reply: req.body.reply });
         const row = await service.record(device, req.body.content, sender, req.body.reply, result);
         return commandEnvelope(resultOf({ row, message: `command.result.${result}` }, lang));
       }
@@ -118,30 +118,47 @@ export async function commandRoutes(app: App, ctx: AppContext): Promise<void> {
       config: { permission: BATCH },
       schema: {
         tags: ['commands'],
-        summary: 'One command to many devices: live where online, queued where offline',
+        summary:
+          'One command to many devices, as a task (/task/*): queued for every device, sent at once to those online (this call waits up to the command timeout for their replies), at the next connection to the others',
         body: z.object({
           terminalIDs: z.array(terminalIdSchema).min(1).max(500),
           content: contentSchema,
           agentName: agentNameSchema,
           offline: z.boolean().optional(),
         }),
-        response: { 200: envelopeOf(z.array(commandResultSchema)) },
+        response: { 200: envelopeOf(z.array(commandResultSchema.extend({ taskId: z.string() }))) },
       },
     },
     async (req) => {
-      const devices = await devicesByTerminalIds(ctx, req.user!, req.body.terminalIDs);
-      const sender = senderOf(req, req.body.agentName);
+      const tasks = ctx.services.tasks;
+      if (!tasks) throw new ApiError(500, 'serverBusy', 500);
       const lang = callerLang(req);
-      const results: CommandResult[] = new Array(devices.length);
-      let next = 0;
-      const worker = async () => {
-        while (next < devices.length) {
-          const i = next++;
-          results[i] = await sendOne(service, devices[i], req.body.content, sender, req.body.offline, lang);
-        }
-      };
-      await Promise.all(Array.from({ length: Math.min(BATCH_CONCURRENCY, devices.length) }, worker));
-      return ok(results);
+      const task = await tasks.createCommandTask(
+        req.user!,
+        { content: req.body.content, terminalIds: req.body.terminalIDs, senderName: req.body.agentName, area: 'main' },
+        lang,
+      );
+      const rows = req.body.offline
+        ? await batchRows(ctx, task.id)
+        : await waitForOnlineReplies(ctx, task.id, ctx.config.commandTimeoutMs);
+      return ok(
+        rows.map((r) => {
+          const base = { commandId: r.command_id ?? '', terminalID: r.terminal_id, taskId: String(task.id) };
+          if (r.status === null)
+            return {
+              ...base,
+              status: 'refused' as const,
+              result: COMMAND_RESULT.error,
+              reply: null,
+              message: r.detail,
+            };
+          const message =
+            r.status === 'answered'
+              ? translate(`command.result.${r.result ?? COMMAND_RESULT.success}`, lang, { reply: r.reply ?? '' })
+              : translate('command.savedOffline', lang);
+          return { ...base, status: r.status, result: r.result, reply: r.reply, message };
+        }),
+      );
     },
   );
 
@@ -376,29 +393,6 @@ export async function commandRoutes(app: App, ctx: AppContext): Promise<void> {
   );
 }
 
-async function sendOne(
-  service: CommandService,
-  device: ReachableDevice,
-  content: string,
-  sender: Sender,
-  offline: boolean | undefined,
-  lang: string,
-): Promise<CommandResult> {
-  try {
-    return resultOf(await service.send(device, content, sender, { offline }), lang);
-  } catch (err) {
-    if (!(err instanceof ApiError)) throw err;
-    return {
-      commandId: '',
-      terminalID: device.terminalId,
-      status: 'refused',
-      result: null,
-      reply: null,
-      message: translate(err.key, lang, err.params),
-    };
-  }
-}
-
 /** A command and its device, both within the caller's reach. */
 async function commandWithDevice(
   ctx: AppContext,
@@ -413,4 +407,35 @@ async function commandWithDevice(
   if (!row) throw caller.role === 1 ? notFound() : new ApiError(403, 'noPermissionAccount', 403);
   const device = await deviceByRef(ctx, caller, { deviceId: String(row.device_id) });
   return { row, device };
+}
+
+interface BatchRow {
+  terminal_id: string;
+  command_id: string | null;
+  status: CommandStatus | null;
+  result: number | null;
+  reply: string | null;
+  detail: string;
+  online: boolean | null;
+}
+
+/** The items of a batch task with their commands, in the order they were created. */
+async function batchRows(ctx: AppContext, taskId: string): Promise<BatchRow[]> {
+  const res = await sql<BatchRow>`
+    SELECT ti.terminal_id, ti.command_id::text AS command_id, c.status, c.result, c.reply, ti.detail, s.online
+      FROM task_items ti LEFT JOIN commands c ON c.id = ti.command_id
+      LEFT JOIN device_state s ON s.device_id = ti.device_id
+     WHERE ti.task_id = ${taskId} ORDER BY ti.id`.execute(ctx.db);
+  return res.rows;
+}
+
+/** Waits (polling the database, so replies handled by any process count) until online devices have answered. */
+async function waitForOnlineReplies(ctx: AppContext, taskId: string, timeoutMs: number): Promise<BatchRow[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const rows = await batchRows(ctx, taskId);
+    const waiting = rows.some((r) => r.online === true && r.status !== null && OPEN_STATUSES.includes(r.status));
+    if (!waiting || Date.now() >= deadline) return rows;
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }

@@ -1,3 +1,4 @@
+import { convertCoords } from '@carhere/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDevice, adminClient, demoClient, newTerminalId, userClient } from '../../gateway/test-support.ts';
 import { type ApiClient, createTestServer, type TestServer } from '../../testing/harness.ts';
@@ -7,6 +8,7 @@ interface Location {
   terminalID: string;
   online: boolean;
   lat: number | null;
+  lon: number | null;
   mapState: number;
   runState: number;
   utcTime: string | null;
@@ -116,6 +118,40 @@ describe('/api/location', () => {
     expect(bare.data[0].deviceId).toBe(movingId);
     const overspeed = await admin.post<Location[]>('/location/find', [adminOwn]);
     expect(overspeed.data[0].mapState).toBe(3);
+  });
+
+  it('coordType: positions in WGS-84 by default, GCJ-02 or BD-09 on request (find, findV2, findArea)', async () => {
+    const wgs = { lat: 39.91, lon: 116.4 };
+    const gcj = convertCoords(wgs, 'wgs84', 'gcj02');
+    const bd = convertCoords(wgs, 'wgs84', 'bd09');
+    // GCJ-02 and BD-09 are hundreds of metres off WGS-84 in Beijing: the conversions really happen.
+    expect(Math.abs(gcj.lon - wgs.lon)).toBeGreaterThan(0.005);
+    expect(Math.abs(bd.lat - wgs.lat)).toBeGreaterThan(0.005);
+    const plain = await demo.post<Location[]>('/location/find', { terminalIDs: [moving] });
+    expect(plain.data[0]).toMatchObject(wgs);
+    const inGcj = await demo.post<Location[]>('/location/find', {
+      terminalIDs: [moving, neverSeen],
+      coordType: 'gcj02',
+    });
+    expect(inGcj.data[0].lat).toBeCloseTo(gcj.lat, 9);
+    expect(inGcj.data[0].lon).toBeCloseTo(gcj.lon, 9);
+    expect(inGcj.data[1]).toMatchObject({ lat: null, lon: null });
+    const bare = await demo.post<Location[]>('/location/find?coordType=bd09', [moving]);
+    expect(bare.data[0].lat).toBeCloseTo(bd.lat, 9);
+    expect(bare.data[0].lon).toBeCloseTo(bd.lon, 9);
+    const v2 = await demo.post<{ list: Location[] }>('/location/findV2', { online: true, coordType: 'bd09' });
+    expect(v2.data.list[0].lon).toBeCloseTo(bd.lon, 9);
+    const area = await demo.post<{ list: { terminalID: string; lat: number; lon: number }[] }>('/location/findArea', {
+      minLat: 39.9,
+      maxLat: 39.92,
+      minLon: 116.39,
+      maxLon: 116.41,
+      coordType: 'gcj02',
+    });
+    const hit = area.data.list.find((h) => h.terminalID === moving);
+    expect(hit?.lat).toBeCloseTo(gcj.lat, 9);
+    const bad = await demo.post('/location/find', { terminalIDs: [moving], coordType: 'mercator' });
+    expect(bad.status).toBe(400);
   });
 
   it('findV2: the devices of a user in reach, online filter, paging', async () => {

@@ -1,5 +1,5 @@
 // /api/location/* — devices' last positions: by IMEI list, by user, inside a rectangle (spec §7).
-import { displayName } from '@carhere/domain';
+import { displayName, wgsTo } from '@carhere/domain';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
@@ -7,7 +7,7 @@ import { envelopeOf, ok, pageOf, pageQuery } from '../../http/envelope.ts';
 import { badRequest } from '../../http/errors.ts';
 import type { App } from '../../http/types.ts';
 import { devicesByTerminalIds, ownedBy, reachableUserPath, withinSubtree } from './devices.ts';
-import { flagSchema, idSchema, instantSchema, terminalIdSchema } from './params.ts';
+import { coordTypeSchema, flagSchema, idSchema, instantSchema, terminalIdSchema } from './params.ts';
 import { type LocationRow, locationQuery, locationSchema, presentLocation } from './presenter.ts';
 
 const MONITOR = ['main:monitor'];
@@ -36,12 +36,15 @@ export async function locationRoutes(app: App, ctx: AppContext): Promise<void> {
       schema: {
         tags: ['location'],
         summary: 'Last positions of up to 100 devices by IMEI',
-        body: z.union([terminalList, z.object({ terminalIDs: terminalList })]),
+        body: z.union([terminalList, z.object({ terminalIDs: terminalList, coordType: coordTypeSchema.optional() })]),
+        // The bare-array form names the coordinate system in the query string (?coordType=gcj02).
+        querystring: z.object({ coordType: coordTypeSchema.optional() }),
         response: { 200: envelopeOf(z.array(locationSchema)) },
       },
     },
     async (req) => {
       const ids = Array.isArray(req.body) ? req.body : req.body.terminalIDs;
+      const coordType = (Array.isArray(req.body) ? undefined : req.body.coordType) ?? req.query.coordType ?? 'wgs84';
       const devices = await devicesByTerminalIds(ctx, req.user!, ids);
       const rows = (await locationQuery(ctx)
         .where(
@@ -52,7 +55,7 @@ export async function locationRoutes(app: App, ctx: AppContext): Promise<void> {
         .execute()) as LocationRow[];
       const byId = new Map(rows.map((r) => [String(r.id), r]));
       const now = Date.now();
-      return ok(devices.map((d) => presentLocation(byId.get(d.id) as LocationRow, now)));
+      return ok(devices.map((d) => wgsTo(presentLocation(byId.get(d.id) as LocationRow, now), coordType)));
     },
   );
 
@@ -69,12 +72,13 @@ export async function locationRoutes(app: App, ctx: AppContext): Promise<void> {
           online: flagSchema.optional(),
           pageNum: pageQuery.pageNum,
           pageSize: z.coerce.number().int().min(1).max(100_000).default(1000),
+          coordType: coordTypeSchema.optional(),
         }),
         response: { 200: envelopeOf(pageOf(locationSchema)) },
       },
     },
     async (req) => {
-      const { userId, children = false, online, pageNum, pageSize } = req.body;
+      const { userId, children = false, online, pageNum, pageSize, coordType = 'wgs84' } = req.body;
       const user = await reachableUserPath(ctx, req.user!, userId);
       let q = locationQuery(ctx).where(ownedBy(user, children)).where(withinSubtree(req.user!));
       if (online !== undefined)
@@ -91,7 +95,7 @@ export async function locationRoutes(app: App, ctx: AppContext): Promise<void> {
         .offset((pageNum - 1) * pageSize)
         .execute()) as LocationRow[];
       const now = Date.now();
-      return ok({ total: Number(total.n), list: rows.map((r) => presentLocation(r, now)) });
+      return ok({ total: Number(total.n), list: rows.map((r) => wgsTo(presentLocation(r, now), coordType)) });
     },
   );
 
@@ -111,6 +115,8 @@ export async function locationRoutes(app: App, ctx: AppContext): Promise<void> {
             startTime: instantSchema.optional(),
             endTime: instantSchema.optional(),
             userId: idSchema.optional(),
+            /** The answer's coordinates; the box itself is WGS-84. */
+            coordType: coordTypeSchema.optional(),
           })
           .refine((b) => b.minLat <= b.maxLat && b.minLon <= b.maxLon, 'min must not exceed max'),
         response: { 200: envelopeOf(pageOf(areaHitSchema)) },
@@ -118,6 +124,7 @@ export async function locationRoutes(app: App, ctx: AppContext): Promise<void> {
     },
     async (req) => {
       const b = req.body;
+      const coordType = b.coordType ?? 'wgs84';
       const user = await reachableUserPath(ctx, req.user!, b.userId);
       if ((b.startTime === undefined) !== (b.endTime === undefined)) throw badRequest('validation.rangeRequired');
       if (b.startTime !== undefined && b.endTime !== undefined) {
@@ -161,7 +168,7 @@ export async function locationRoutes(app: App, ctx: AppContext): Promise<void> {
           lat: Number(r.lat),
           lon: Number(r.lon),
         }));
-        return ok({ total: list.length, list });
+        return ok({ total: list.length, list: list.map((hit) => wgsTo(hit, coordType)) });
       }
       const rows = await ctx.db
         .selectFrom('devices as d')
@@ -190,7 +197,7 @@ export async function locationRoutes(app: App, ctx: AppContext): Promise<void> {
           lon: r.lon as number,
         };
       });
-      return ok({ total: list.length, list });
+      return ok({ total: list.length, list: list.map((hit) => wgsTo(hit, coordType)) });
     },
   );
 }

@@ -1,6 +1,6 @@
 // QC and serial results (spec §2 /test/exportSerialResult and /test/qc, §7 serials): uploads from test
 // stations (v1 line text, v2 JSON; API key or session), criteria per model (configList), search and export.
-import { parseSerialV1, type SerialResult } from '@carhere/domain';
+import { neutraliseRow, parseSerialV1, type SerialResult } from '@carhere/domain';
 import ExcelJS from 'exceljs';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
@@ -225,7 +225,7 @@ export async function qcRoutes(app: App, ctx: AppContext): Promise<void> {
         { header: cn ? '类型' : 'Kind', key: 'kind', width: 6 },
       ];
       for (const r of found.list) {
-        sheet.addRow({ ...r, result: r.pass ? 'PASS' : 'FAIL', failures: r.failures.join(', ') });
+        sheet.addRow(neutraliseRow({ ...r, result: r.pass ? 'PASS' : 'FAIL', failures: r.failures.join(', ') }));
       }
       const buffer = await book.xlsx.writeBuffer();
       return reply

@@ -28,11 +28,10 @@ export type ExportKind = (typeof EXPORT_KINDS)[number];
 
 export interface ExportColumn {
   field: string;
-  /** statistics column label key (domain STAT_COLUMN_LABELS) */
-  label: string;
 }
 
-const cols = (...fields: string[]): ExportColumn[] => fields.map((field) => ({ field, label: field }));
+/** Header names: the domain's STAT_COLUMN_LABELS by field, in the caller's language. */
+const cols = (...fields: string[]): ExportColumn[] => fields.map((field) => ({ field }));
 
 const TOTALS = [
   'mileage',

@@ -4,7 +4,7 @@
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { neutraliseCell, translate } from '@carhere/domain';
+import { neutraliseCell, statColumnLabel } from '@carhere/domain';
 import ExcelJS from 'exceljs';
 import type { AppContext } from '../../context.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
@@ -117,7 +117,7 @@ export async function runExport(ctx: AppContext, exportId: string, progress: (f:
       useSharedStrings: false,
     });
     const sheet = workbook.addWorksheet(kind);
-    sheet.addRow(columns.map((c) => translate(c.label, row.lang))).commit();
+    sheet.addRow(columns.map((c) => statColumnLabel(c.field, row.lang))).commit();
     const caller = { id: String(row.user_id), role: row.role, path: row.path, lang: row.lang };
     await rowsOf(
       ctx,

@@ -9,6 +9,8 @@
 //   speeds   km/h rounded, delta from the previous fix
 //   courses  degrees rounded, delta from the previous fix
 
+import { type CoordSystem, convertCoords } from '@carhere/domain';
+
 export interface CompactTrack {
   start: number;
   times: string;
@@ -173,4 +175,27 @@ export function decodeCompactTrack(track: CompactTrack): TrackPoint[] {
     points.push({ time: t * 1000, lat: lat / 1e5, lon: lon / 1e5, speed, course });
   }
   return points;
+}
+
+/** The same track with its coordinates in another system (coordType); the other streams are kept as they are. */
+export function convertCompactCoords(track: CompactTrack, system: CoordSystem): CompactTrack {
+  if (system === 'wgs84') return track;
+  const deltas = readDeltas(track.coords);
+  const out = new DeltaStream();
+  let lat = 0;
+  let lon = 0;
+  let prevLat = 0;
+  let prevLon = 0;
+  for (let i = 0; i + 1 < deltas.length; i += 2) {
+    lat += deltas[i];
+    lon += deltas[i + 1];
+    const p = convertCoords({ lat: lat / 1e5, lon: lon / 1e5 }, 'wgs84', system);
+    const sLat = Math.round(p.lat * 1e5);
+    const sLon = Math.round(p.lon * 1e5);
+    out.push(sLat - prevLat);
+    out.push(sLon - prevLon);
+    prevLat = sLat;
+    prevLon = sLon;
+  }
+  return { ...track, coords: out.toString() };
 }

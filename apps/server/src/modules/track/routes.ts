@@ -1,6 +1,6 @@
 // /api/track/* — history tracks: at most 90 days and 5 devices at once, valid fixes in time order, the
 // compact encoding for long ranges (spec §5, §7, §9).
-import { trackDeviceCount, trackRange } from '@carhere/domain';
+import { type CoordSystem, convertCoords, trackDeviceCount, trackRange } from '@carhere/domain';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Pool } from 'pg';
 import { z } from 'zod';
@@ -9,8 +9,9 @@ import { envelopeOf, ok } from '../../http/envelope.ts';
 import { badRequest } from '../../http/errors.ts';
 import type { App } from '../../http/types.ts';
 import { type Caller, devicesByIds, devicesByTerminalIds, type ReachableDevice } from '../location/devices.ts';
-import { idSchema, instantSchema, terminalIdSchema } from '../location/params.ts';
+import { coordTypeSchema, idSchema, instantSchema, terminalIdSchema } from '../location/params.ts';
 import { assertNotExpired } from '../location/usable.ts';
+import { convertCompactCoords } from './compact.ts';
 import { countTrack, loadTrack } from './queries.ts';
 import { loadCompactTrack } from './segments.ts';
 
@@ -57,6 +58,7 @@ async function readTrack(
   to: number,
   format: 'list' | 'compact' | undefined,
   log: FastifyBaseLogger,
+  coordType: CoordSystem = 'wgs84',
 ): Promise<Track> {
   const chosen =
     format ?? ((await countTrack(pool, device.id, from, to, LIST_LIMIT)) > LIST_LIMIT ? 'compact' : 'list');
@@ -66,15 +68,19 @@ async function readTrack(
     const t = await loadCompactTrack(pool, device.id, from, to, Date.now(), (storing) =>
       storing.catch((err) => log.warn({ err, deviceId: device.id }, 'track segments not stored')),
     );
-    return { ...base, count: t.count, compact: t.compact };
+    return { ...base, count: t.count, compact: convertCompactCoords(t.compact, coordType) };
   }
   const t = await loadTrack(pool, device.id, from, to);
   const points = new Array(t.count);
   for (let i = 0; i < t.count; i++) {
+    const p =
+      coordType === 'wgs84'
+        ? { lat: t.lats[i], lon: t.lons[i] }
+        : convertCoords({ lat: t.lats[i], lon: t.lons[i] }, 'wgs84', coordType);
     points[i] = {
       time: new Date(Math.round(t.times[i] * 1000)).toISOString(),
-      lat: t.lats[i],
-      lon: t.lons[i],
+      lat: p.lat,
+      lon: p.lon,
       speed: Math.round(t.speeds[i] * 10) / 10,
       course: Math.round(t.courses[i]),
     };
@@ -87,6 +93,7 @@ const singleSchema = z.object({
   startTime: instantSchema,
   endTime: instantSchema,
   format: formatSchema,
+  coordType: coordTypeSchema.optional(),
 });
 
 export async function trackRoutes(app: App, ctx: AppContext): Promise<void> {
@@ -103,12 +110,13 @@ export async function trackRoutes(app: App, ctx: AppContext): Promise<void> {
           startTime: instantSchema,
           endTime: instantSchema,
           format: formatSchema,
+          coordType: coordTypeSchema.optional(),
         }),
         response: { 200: envelopeOf(z.array(trackSchema)) },
       },
     },
     async (req) => {
-      const { terminalIDs = [], deviceIds = [], startTime, endTime, format } = req.body;
+      const { terminalIDs = [], deviceIds = [], startTime, endTime, format, coordType } = req.body;
       const count = trackDeviceCount(terminalIDs.length + deviceIds.length);
       if (!count.ok) throw badRequest(count.message, count.params ?? {});
       checkRange(startTime, endTime);
@@ -121,7 +129,9 @@ export async function trackRoutes(app: App, ctx: AppContext): Promise<void> {
         devices.map((d) => d.id),
       );
       const tracks: Track[] = [];
-      for (const d of devices) tracks.push(await readTrack(ctx.dbHandle.pool, d, startTime, endTime, format, req.log));
+      for (const d of devices) {
+        tracks.push(await readTrack(ctx.dbHandle.pool, d, startTime, endTime, format, req.log, coordType));
+      }
       return ok(tracks);
     },
   );
@@ -130,7 +140,7 @@ export async function trackRoutes(app: App, ctx: AppContext): Promise<void> {
     checkRange(q.startTime, q.endTime);
     const [device] = await devicesByTerminalIds(ctx, caller, [q.terminalID]);
     await assertNotExpired(ctx, [device.id]);
-    return ok(await readTrack(ctx.dbHandle.pool, device, q.startTime, q.endTime, q.format, log));
+    return ok(await readTrack(ctx.dbHandle.pool, device, q.startTime, q.endTime, q.format, log, q.coordType));
   };
 
   app.get(

@@ -1,3 +1,4 @@
+import { convertCoords } from '@carhere/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDevice, demoClient, newTerminalId, userClient, waitFor } from '../../gateway/test-support.ts';
 import { type ApiClient, createTestServer, type TestServer } from '../../testing/harness.ts';
@@ -129,6 +130,34 @@ describe('/api/track', () => {
     expect(decodeCompactTrack(asked.data.compact!).map((p) => p.speed)).toEqual([
       10, 11, 12, 13, 14, 15, 16, 17, 18, 19,
     ]);
+  });
+
+  it('coordType converts list and compact tracks (default WGS-84)', async () => {
+    const body = { terminalIDs: [small], startTime: start, endTime: start + DAY };
+    const wgs = await demo.post<Track[]>('/track/find', body);
+    const gcj = await demo.post<Track[]>('/track/find', { ...body, coordType: 'gcj02' });
+    const points = wgs.data[0].points ?? [];
+    expect(points).toHaveLength(10);
+    (gcj.data[0].points ?? []).forEach((p, i) => {
+      const want = convertCoords(points[i], 'wgs84', 'gcj02');
+      expect(p.lat).toBeCloseTo(want.lat, 9);
+      expect(p.lon).toBeCloseTo(want.lon, 9);
+      expect(Math.abs(p.lon - points[i].lon)).toBeGreaterThan(0.005);
+    });
+    const compactBody = { terminalID: long, startTime: start, endTime: start + DAY, format: 'compact' };
+    const plain = await demo.post<Track>('/track/findByTerminalID', compactBody);
+    const inBd = await demo.post<Track>('/track/findByTerminalID', { ...compactBody, coordType: 'bd09' });
+    const a = decodeCompactTrack(plain.data.compact as CompactTrack);
+    const b = decodeCompactTrack(inBd.data.compact as CompactTrack);
+    expect(b).toHaveLength(a.length);
+    for (let i = 0; i < a.length; i += 97) {
+      const want = convertCoords(a[i], 'wgs84', 'bd09');
+      expect(Math.abs(b[i].lat - want.lat)).toBeLessThan(1.1e-5);
+      expect(Math.abs(b[i].lon - want.lon)).toBeLessThan(1.1e-5);
+      expect([b[i].time, b[i].speed, b[i].course]).toEqual([a[i].time, a[i].speed, a[i].course]);
+    }
+    const bad = await demo.post('/track/find', { ...body, coordType: 'wgs' });
+    expect(bad.status).toBe(400);
   });
 
   it('findByTerminalID answers by GET and POST', async () => {

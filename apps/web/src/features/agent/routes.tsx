@@ -55,6 +55,11 @@ export const accountRoutes: FeatureRoute[] = [
   { path: 'device/deviceUpdateDevicesType', permission: ['main:devices_bulk_type'], load: batchPage('UpdateTypePage') },
   { path: 'device/deviceUpdateZone', permission: ['main:devices_bulk_zone'], load: batchPage('UpdateZonePage') },
   { path: 'device/multipleCmd', permission: ['main:command_batch'], load: batchPage('MultipleCmdPage') },
+  {
+    path: 'device/multipleCmdSearch',
+    permission: ['main:command_batch'],
+    load: () => import('../tasks/MultipleCmdSearchPage.tsx'),
+  },
   { path: 'device/userInfo', permission: ['main:user_info'], load: () => import('../user/UserInfoPage.tsx') },
   {
     path: 'device/passwordUpdate',

@@ -10,4 +10,10 @@ export type PageLoader = () => Promise<{ default: ComponentType }>;
 export const factoryPages: Record<string, PageLoader> = {
   // Stock, SIM cards, QC and serial results (fprod).
   ...productionPages,
+  'log/search': () => import('./logs/DeviceLogPage.tsx'),
+  'log/monitor': () => import('./logs/SystemLogPage.tsx'),
+  'log/cmdTask': () => import('./logs/CmdTaskPage.tsx'),
+  'log/deviceState': () => import('./logs/DeviceStatePage.tsx'),
+  search: () => import('./logs/Gw005Page.tsx'),
+  idManager: () => import('./logs/IdManagerPage.tsx'),
 };

@@ -1,0 +1,39 @@
+// The factory back office's endpoints for the authorization matrix (factoryMatrix.test.ts): each with the
+// permissions of which one is needed and a valid request. Areas add their factory endpoints here.
+export interface FactoryEndpoint {
+  name: string;
+  method?: 'GET' | 'POST';
+  /** One of these is needed. */
+  perm: string[];
+  /** A valid request; `imei` is a registered device of the fleet. */
+  req: (imei: string) => { url?: string; body?: unknown };
+}
+
+const body = (b: unknown) => ({ body: b });
+
+export const FACTORY_ENDPOINTS: FactoryEndpoint[] = [
+  { name: '/log/device/find', perm: ['factory:log_device'], req: (i) => body({ terminalID: i }) },
+  { name: '/log/capture/start', perm: ['factory:log_device'], req: (i) => body({ terminalID: i, minutes: 1 }) },
+  { name: '/log/capture/stop', perm: ['factory:log_device'], req: (i) => body({ terminalID: i }) },
+  { name: '/log/frames', perm: ['factory:log_device'], req: (i) => body({ terminalID: i }) },
+  { name: '/log/system/find', perm: ['factory:log_system'], req: () => body({}) },
+  { name: '/log/audit/find', perm: ['factory:log_system'], req: () => body({}) },
+  { name: '/log/deviceState', perm: ['factory:log_device_state'], req: (i) => body({ terminalID: i }) },
+  { name: '/log/retention', method: 'GET', perm: ['factory:log_system'], req: () => ({}) },
+  { name: '/log/retention', perm: ['factory:log_system'], req: () => body({ kind: 'frameLog', days: 7 }) },
+  { name: '/factory/search', perm: ['factory:gw005_test'], req: (i) => body({ terminalID: i }) },
+  { name: '/idManager/find', perm: ['factory:id_manager'], req: () => body({}) },
+  { name: '/idManager/set', perm: ['factory:id_manager'], req: (i) => body({ terminalID: i, nbDeviceId: null }) },
+  { name: '/idManager/import', perm: ['factory:id_manager'], req: (i) => body({ text: `${i},nb-${i}` }) },
+  {
+    name: '/task/find',
+    perm: ['main:command', 'main:command_batch', 'factory:muti_cmd', 'factory:log_cmd_task'],
+    req: () => body({}),
+  },
+  {
+    // A factory task (area factory) needs factory:muti_cmd; customers' tasks are covered by gatewayApi.test.ts.
+    name: '/task/create',
+    perm: ['factory:muti_cmd'],
+    req: (i) => body({ content: 'WHERE#', terminalIDs: [i], area: 'factory' }),
+  },
+];

@@ -1,0 +1,282 @@
+// /api/factory/search (GW005 test: one page per IMEI for a line worker) and /api/idManager/* (the NB-IoT device
+// id ↔ IMEI registry that NB-IoT callbacks and commands look devices up by: devices.nb_device_id). Factory
+// staff work on the whole fleet; each route needs its factory permission.
+import { sql } from 'kysely';
+import { z } from 'zod';
+import type { AppContext } from '../../context.ts';
+import { type DeviceChangedNotice, Subjects } from '../../gateway/events.ts';
+import { envelopeOf, ok, pageOf, pageQuery } from '../../http/envelope.ts';
+import { badRequest, notFound } from '../../http/errors.ts';
+import { callerLang, translate } from '../../http/i18n.ts';
+import type { App } from '../../http/types.ts';
+import { terminalIdSchema } from '../location/params.ts';
+
+const GW005 = ['factory:gw005_test'];
+const ID_MANAGER = ['factory:id_manager'];
+const nbIdSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(64)
+  .regex(/^[0-9A-Za-z_.:-]+$/);
+const iso = (d: Date | string | null | undefined) => (d == null ? null : new Date(d).toISOString());
+
+const searchSchema = z.object({
+  terminalID: z.string(),
+  registered: z.boolean(),
+  deviceType: z.number().int().nullable(),
+  online: z.boolean(),
+  lastSeen: z.string().nullable(),
+  lastLogin: z.object({ time: z.string(), remote: z.string(), protocol: z.string() }).nullable(),
+  firmware: z.string().nullable(),
+  position: z
+    .object({
+      time: z.string().nullable(),
+      lat: z.number(),
+      lon: z.number(),
+      valid: z.boolean().nullable(),
+      satellites: z.number().nullable(),
+    })
+    .nullable(),
+  signal: z.number().nullable(),
+  battery: z.number().nullable(),
+  iccid: z.string().nullable(),
+  /** The QC record (quality control, by another area); null: no QC record. */
+  qc: z.record(z.string(), z.unknown()).nullable(),
+  card: z.record(z.string(), z.unknown()).nullable(),
+});
+
+const idRowSchema = z.object({
+  terminalID: z.string(),
+  nbDeviceId: z.string().nullable(),
+  deviceType: z.number().int(),
+});
+
+/** The first value found among attribute names the decoders use. */
+function attr(attributes: Record<string, unknown>, names: string[]): unknown {
+  for (const n of names) if (attributes[n] !== undefined && attributes[n] !== null) return attributes[n];
+  return null;
+}
+
+async function tableExists(ctx: AppContext, name: string): Promise<boolean> {
+  const res = await sql<{ t: string | null }>`SELECT to_regclass(${name})::text AS t`.execute(ctx.db);
+  return res.rows[0]?.t != null;
+}
+
+export async function factoryRoutes(app: App, ctx: AppContext): Promise<void> {
+  app.post(
+    '/factory/search',
+    {
+      config: { permission: GW005 },
+      schema: {
+        tags: ['factory'],
+        summary:
+          'GW005 test: everything a line worker checks for one IMEI — registered, connected now, last login, firmware, last position and signal, battery, QC result, SIM card',
+        body: z.object({ terminalID: terminalIdSchema }),
+        response: { 200: envelopeOf(searchSchema) },
+      },
+    },
+    async (req) => {
+      const { terminalID } = req.body;
+      const res = await sql<{
+        id: string;
+        device_type: number;
+        iccid: string | null;
+        online: boolean | null;
+        last_seen: Date | null;
+        pos_time: Date | null;
+        lat: number | null;
+        lon: number | null;
+        valid: boolean | null;
+        satellites: number | null;
+        battery: number | null;
+        attributes: Record<string, unknown> | null;
+      }>`
+        SELECT d.id, d.device_type, d.iccid, s.online, s.last_seen, s.pos_time, s.lat, s.lon, s.valid, s.satellites,
+               s.battery, s.attributes
+          FROM devices d LEFT JOIN device_state s ON s.device_id = d.id
+         WHERE d.terminal_id = ${terminalID}`.execute(ctx.db);
+      const d = res.rows[0];
+      const login = await ctx.db
+        .selectFrom('device_log')
+        .select(['time', 'remote', 'protocol'])
+        .where('terminal_id', '=', terminalID)
+        .where('event', '=', 'login')
+        .orderBy('id', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      const attributes = d?.attributes ?? {};
+      const iccid = d?.iccid ?? (attr(attributes, ['iccid']) as string | null);
+      // Quality control and SIM cards come from the production side (branch fprod): shown when their tables exist.
+      let qc: Record<string, unknown> | null = null;
+      if (await tableExists(ctx, 'qc_results')) {
+        const q = await sql<Record<string, unknown>>`
+          SELECT * FROM qc_results WHERE terminal_id = ${terminalID} ORDER BY id DESC LIMIT 1`.execute(ctx.db);
+        qc = q.rows[0] ?? null;
+      }
+      let card: Record<string, unknown> | null = null;
+      if (iccid && (await tableExists(ctx, 'sim_cards'))) {
+        const c = await sql<Record<string, unknown>>`SELECT * FROM sim_cards WHERE iccid = ${iccid} LIMIT 1`.execute(
+          ctx.db,
+        );
+        card = c.rows[0] ?? null;
+      }
+      const signal = attr(attributes, ['gsmSignal', 'rssi', 'signal', 'gsm']);
+      const firmware = attr(attributes, ['firmware', 'version', 'softwareVersion', 'firmwareVersion']);
+      return ok({
+        terminalID,
+        registered: d !== undefined,
+        deviceType: d?.device_type ?? null,
+        online: d?.online === true,
+        lastSeen: iso(d?.last_seen),
+        lastLogin: login ? { time: iso(login.time) as string, remote: login.remote, protocol: login.protocol } : null,
+        firmware: firmware === null ? null : String(firmware),
+        position:
+          d && d.lat !== null && d.lon !== null
+            ? { time: iso(d.pos_time), lat: d.lat, lon: d.lon, valid: d.valid, satellites: d.satellites }
+            : null,
+        signal: typeof signal === 'number' ? signal : signal === null ? null : Number(signal),
+        battery: d?.battery ?? null,
+        iccid: iccid ?? null,
+        qc: qc ? JSON.parse(JSON.stringify(qc)) : null,
+        card: card ? JSON.parse(JSON.stringify(card)) : null,
+      });
+    },
+  );
+
+  app.post(
+    '/idManager/find',
+    {
+      config: { permission: ID_MANAGER },
+      schema: {
+        tags: ['factory'],
+        summary: 'NB-IoT id registry: devices by IMEI or NB-IoT device id (prefix); onlyWithId: only those with an id',
+        body: z.object({
+          keyword: z.string().trim().max(64).optional(),
+          onlyWithId: z.boolean().optional(),
+          ...pageQuery,
+        }),
+        response: { 200: envelopeOf(pageOf(idRowSchema)) },
+      },
+    },
+    async (req) => {
+      const b = req.body;
+      let q = ctx.db.selectFrom('devices');
+      if (b.keyword) {
+        const like = `${b.keyword.replace(/[\\%_]/g, '\\$&')}%`;
+        q = q.where((eb) => eb.or([eb('terminal_id', 'like', like), eb('nb_device_id', 'like', like)]));
+      }
+      if (b.onlyWithId) q = q.where('nb_device_id', 'is not', null);
+      const total = Number((await q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
+      const rows = await q
+        .select(['terminal_id', 'nb_device_id', 'device_type'])
+        .orderBy('terminal_id')
+        .limit(b.pageSize)
+        .offset((b.pageNum - 1) * b.pageSize)
+        .execute();
+      return ok({
+        total,
+        list: rows.map((r) => ({ terminalID: r.terminal_id, nbDeviceId: r.nb_device_id, deviceType: r.device_type })),
+      });
+    },
+  );
+
+  /** Sets (or clears) one IMEI's NB-IoT id; returns a refusal reason, or null when done. */
+  async function setId(terminalID: string, nbDeviceId: string | null, lang: string): Promise<string | null> {
+    const device = await ctx.db
+      .selectFrom('devices')
+      .select('id')
+      .where('terminal_id', '=', terminalID)
+      .executeTakeFirst();
+    if (!device) return translate('factory.imeiUnknown', lang);
+    if (nbDeviceId !== null) {
+      const other = await ctx.db
+        .selectFrom('devices')
+        .select('terminal_id')
+        .where('nb_device_id', '=', nbDeviceId)
+        .where('id', '<>', device.id)
+        .executeTakeFirst();
+      if (other) return translate('factory.nbIdTaken', lang);
+    }
+    await ctx.db.updateTable('devices').set({ nb_device_id: nbDeviceId }).where('id', '=', device.id).execute();
+    ctx.bus.publish(Subjects.deviceChanged, { deviceId: String(device.id), terminalID } satisfies DeviceChangedNotice);
+    return null;
+  }
+
+  app.post(
+    '/idManager/set',
+    {
+      config: { permission: ID_MANAGER },
+      schema: {
+        tags: ['factory'],
+        summary: 'Set (or, with null, clear) the NB-IoT device id of an IMEI; an id belongs to one device only',
+        body: z.object({ terminalID: terminalIdSchema, nbDeviceId: nbIdSchema.nullable() }),
+        response: { 200: envelopeOf(idRowSchema) },
+      },
+    },
+    async (req) => {
+      const lang = callerLang(req);
+      const refused = await setId(req.body.terminalID, req.body.nbDeviceId, lang);
+      if (refused === translate('factory.imeiUnknown', lang)) throw notFound('factory.imeiUnknown');
+      if (refused) throw badRequest('factory.nbIdTaken');
+      const row = await ctx.db
+        .selectFrom('devices')
+        .select(['terminal_id', 'nb_device_id', 'device_type'])
+        .where('terminal_id', '=', req.body.terminalID)
+        .executeTakeFirstOrThrow();
+      return ok({ terminalID: row.terminal_id, nbDeviceId: row.nb_device_id, deviceType: row.device_type });
+    },
+  );
+
+  app.post(
+    '/idManager/import',
+    {
+      config: { permission: ID_MANAGER },
+      schema: {
+        tags: ['factory'],
+        summary:
+          'Import IMEI ↔ NB-IoT id pairs, one per line ("IMEI,id", tab or space also separate); answers the counts and each rejected line with its reason',
+        body: z.object({ text: z.string().min(1).max(2_000_000) }),
+        response: {
+          200: envelopeOf(
+            z.object({
+              success: z.number().int(),
+              failure: z.number().int(),
+              rejected: z.array(z.object({ line: z.number().int(), text: z.string(), reason: z.string() })),
+            }),
+          ),
+        },
+      },
+    },
+    async (req) => {
+      const lang = callerLang(req);
+      const lines = req.body.text.split(/\r?\n/);
+      if (lines.length > 20_000) throw badRequest('invalidParam', { field: 'text' });
+      let success = 0;
+      const rejected: { line: number; text: string; reason: string }[] = [];
+      for (const [i, raw] of lines.entries()) {
+        const text = raw.trim();
+        if (text === '') continue;
+        const [imei, nbId, ...rest] = text.split(/[\s,;]+/);
+        if (
+          !imei ||
+          !nbId ||
+          rest.length > 0 ||
+          !terminalIdSchema.safeParse(imei).success ||
+          !nbIdSchema.safeParse(nbId).success
+        ) {
+          rejected.push({
+            line: i + 1,
+            text: text.slice(0, 200),
+            reason: translate('invalidParam', lang, { field: 'text' }),
+          });
+          continue;
+        }
+        const refused = await setId(imei, nbId, lang);
+        if (refused) rejected.push({ line: i + 1, text: text.slice(0, 200), reason: refused });
+        else success++;
+      }
+      return ok({ success, failure: rejected.length, rejected });
+    },
+  );
+}

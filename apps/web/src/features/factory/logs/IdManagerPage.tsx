@@ -1,0 +1,121 @@
+// /test/idManager: the NB-IoT device id ↔ IMEI registry — search, set one, import many ("IMEI,id" per line) with
+// the rejected lines and why. NB-IoT callbacks and commands find devices by this id.
+import { App as AntApp, Button, Card, Input, Space, Table } from 'antd';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { findIds, type IdRow, importIds, setId } from './api.ts';
+
+export default function IdManagerPage() {
+  const { t } = useTranslation('factoryLogs');
+  const { message } = AntApp.useApp();
+  const [keyword, setKeyword] = useState('');
+  const [page, setPage] = useState(1);
+  const [rows, setRows] = useState<{ total: number; list: IdRow[] }>({ total: 0, list: [] });
+  const [imei, setImei] = useState('');
+  const [nbId, setNbId] = useState('');
+  const [text, setText] = useState('');
+  const [result, setResult] = useState<Awaited<ReturnType<typeof importIds>> | null>(null);
+  const search = async (p = 1) => {
+    setPage(p);
+    setRows(await findIds({ keyword: keyword.trim() || undefined, pageNum: p, pageSize: 20 }));
+  };
+  // biome-ignore lint/correctness/useExhaustiveDependencies: first load only
+  useEffect(() => {
+    void search();
+  }, []);
+  const run = async (fn: () => Promise<unknown>) => {
+    try {
+      await fn();
+      await search(page);
+    } catch (err) {
+      message.error((err as Error).message);
+    }
+  };
+  return (
+    <Space direction="vertical" style={{ width: '100%' }} data-testid="id-manager-page">
+      <Card size="small" title={t('ids.set')}>
+        <Space wrap>
+          <Input
+            placeholder="IMEI"
+            value={imei}
+            onChange={(e) => setImei(e.target.value)}
+            style={{ width: 200 }}
+            data-testid="id-imei"
+          />
+          <Input
+            placeholder={t('ids.nbId')}
+            value={nbId}
+            onChange={(e) => setNbId(e.target.value)}
+            style={{ width: 240 }}
+            data-testid="id-nb"
+          />
+          <Button
+            type="primary"
+            data-testid="id-save"
+            onClick={() =>
+              void run(async () => {
+                await setId(imei.trim(), nbId.trim() || null);
+                message.success(t('saved'));
+              })
+            }
+          >
+            {t('save')}
+          </Button>
+        </Space>
+      </Card>
+      <Card size="small" title={t('ids.import')}>
+        <Input.TextArea
+          rows={4}
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          placeholder={t('ids.importHint')}
+          data-testid="id-import-text"
+        />
+        <Button
+          style={{ marginTop: 8 }}
+          data-testid="id-import"
+          onClick={() => void run(async () => setResult(await importIds(text)))}
+        >
+          {t('ids.import')}
+        </Button>
+        {result && (
+          <div data-testid="id-import-result" style={{ marginTop: 8 }}>
+            {t('ids.result', { success: result.success, failure: result.failure })}
+            {result.rejected.map((r) => (
+              <div key={r.line}>
+                {t('ids.line', { line: r.line })}: {r.text} — {r.reason}
+              </div>
+            ))}
+          </div>
+        )}
+      </Card>
+      <Space>
+        <Input
+          placeholder={t('keyword')}
+          value={keyword}
+          onChange={(e) => setKeyword(e.target.value)}
+          style={{ width: 220 }}
+        />
+        <Button onClick={() => void search()}>{t('search')}</Button>
+      </Space>
+      <Table<IdRow>
+        rowKey="terminalID"
+        size="small"
+        dataSource={rows.list}
+        data-testid="id-table"
+        pagination={{
+          current: page,
+          pageSize: 20,
+          total: rows.total,
+          onChange: (p) => void search(p),
+          showSizeChanger: false,
+        }}
+        columns={[
+          { title: 'IMEI', dataIndex: 'terminalID' },
+          { title: t('ids.nbId'), dataIndex: 'nbDeviceId' },
+          { title: t('ids.model'), dataIndex: 'deviceType' },
+        ]}
+      />
+    </Space>
+  );
+}
