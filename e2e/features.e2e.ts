@@ -116,7 +116,7 @@ describe('alarms, fences and commands in Chromium', () => {
     await page.getByTestId('device-search').fill('');
   });
 
-  it('receives an alarm and marks it read with confirmation', async () => {
+  it('receives an alarm, marks it read with confirmation and unread again', async () => {
     tracker.sendFix(track.next(5));
     tracker.sendFix(track.next(5), 'sos');
     await expect.poll(() => tracker.stats.acked, { timeout: 10_000 }).toBe(2);
@@ -137,6 +137,19 @@ describe('alarms, fences and commands in Chromium', () => {
       pageSize: 10,
     });
     expect(stored.data.list.map((a) => [a.alarmType, a.read])).toEqual([[1, true]]);
+
+    // Read alarms can be marked unread again (/deviceAlarms/update) from the same screen.
+    await page.getByTestId('alarm-read-filter').getByText('Read', { exact: true }).click();
+    await expect.poll(() => row.count(), { timeout: 10_000 }).toBe(1);
+    await row.getByTestId('alarm-unread-button').click();
+    await page.getByText('1 alarm(s) marked as unread').waitFor();
+    await expect.poll(() => row.count(), { timeout: 10_000 }).toBe(0);
+    const reopened = await apiPost<{ list: { read: boolean; alarmType: number }[] }>(page, '/deviceAlarms/findAll', {
+      terminalID: IMEI,
+      pageNum: 1,
+      pageSize: 10,
+    });
+    expect(reopened.data.list.map((a) => [a.alarmType, a.read])).toEqual([[1, false]]);
   });
 
   it('draws a circle fence on the map, links devices, and refuses to delete it while they are linked', async () => {

@@ -18,7 +18,20 @@ describe('constants of spec §9', () => {
     expect(formatDateTime(MAINTENANCE_NOTICE.showUntil)).toBe('2022-10-08 03:00:00');
     expect(formatDateTime(MAINTENANCE_NOTICE.downFrom)).toBe('2022-10-08 00:00:00');
     expect(formatDateTime(MAINTENANCE_NOTICE.downTo)).toBe('2022-10-08 01:00:00');
-    expect(isMaintenanceNoticeShown(MAINTENANCE_NOTICE.showUntil - 1)).toBe(true);
-    expect(isMaintenanceNoticeShown(MAINTENANCE_NOTICE.showUntil)).toBe(false);
+    const spec = { startsAt: null, endsAt: new Date(MAINTENANCE_NOTICE.showUntil).toISOString(), showOnStart: true };
+    expect(isMaintenanceNoticeShown(spec, MAINTENANCE_NOTICE.showUntil - 1, true)).toBe(true);
+    expect(isMaintenanceNoticeShown(spec, MAINTENANCE_NOTICE.showUntil, true)).toBe(false);
+  });
+
+  it('a notice shows from its start to its end; on start (login page) only when the admin asked for it', () => {
+    const n = { startsAt: '2030-01-01T00:00:00.000Z', endsAt: '2030-01-02T00:00:00.000Z' };
+    const during = Date.parse('2030-01-01T12:00:00Z');
+    expect(isMaintenanceNoticeShown(n, during)).toBe(true);
+    expect(isMaintenanceNoticeShown(n, during, true)).toBe(false);
+    expect(isMaintenanceNoticeShown({ ...n, showOnStart: true }, during, true)).toBe(true);
+    expect(isMaintenanceNoticeShown({ ...n, showOnStart: false }, during, true)).toBe(false);
+    expect(isMaintenanceNoticeShown(n, Date.parse('2029-12-31T23:59:59Z'))).toBe(false);
+    expect(isMaintenanceNoticeShown(n, Date.parse(n.endsAt))).toBe(false);
+    expect(isMaintenanceNoticeShown(null, during)).toBe(false);
   });
 });

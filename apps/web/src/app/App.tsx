@@ -5,7 +5,7 @@ import { lazy, type ReactNode, Suspense, useMemo } from 'react';
 import { createBrowserRouter, Navigate, RouterProvider, useLocation } from 'react-router';
 import { useAuth } from '../auth/store.ts';
 import LoginPage from '../features/login/LoginPage.tsx';
-import { decide, homeOf } from './guard.ts';
+import { decide, homeOf, NO_FUNCTION_PATH } from './guard.ts';
 import { featureRoutes } from './routes.tsx';
 
 function Loading() {
@@ -42,6 +42,7 @@ function Redirect() {
 
 // antd's Result (with its 404 illustration) is only for a wrong address: not in the login page's bundle.
 const NotFoundPage = lazy(() => import('../features/notFound/NotFoundPage.tsx'));
+const NoFunctionPage = lazy(() => import('../features/noFunction/NoFunctionPage.tsx'));
 
 // Shown instead of every screen while the session is restricted (issue 12).
 const SignInSetupPage = lazy(() => import('../features/security/SignInSetupPage.tsx'));
@@ -84,6 +85,16 @@ export function App() {
             <Suspense fallback={<Loading />}>
               <NotFoundPage />
             </Suspense>
+          ),
+        },
+        {
+          path: NO_FUNCTION_PATH,
+          element: (
+            <SignedIn>
+              <Suspense fallback={<Loading />}>
+                <NoFunctionPage />
+              </Suspense>
+            </SignedIn>
           ),
         },
         {

@@ -13,8 +13,11 @@ export function mayOpen(path: string, auth: LoginData | null): boolean {
   return canAccessRoute(path, auth?.permissions ?? []);
 }
 
+/** Page of a signed-in account that has no functions (spec §6 superAgent): says whom to ask. */
+export const NO_FUNCTION_PATH = '/noFunction';
+
 /** Where "home" is for this user (the role's root area and first screen it may open). */
 export function homeOf(auth: LoginData | null): string {
   if (!auth) return '/login';
-  return homePath(auth.permissions, roleRootArea(auth.userInfo.role)) ?? '/notFound';
+  return homePath(auth.permissions, roleRootArea(auth.userInfo.role)) ?? NO_FUNCTION_PATH;
 }

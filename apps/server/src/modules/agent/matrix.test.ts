@@ -3,7 +3,7 @@
 // tenant (hierarchy check): no cross-tenant read may show the other tenant's data, and no cross-tenant call may
 // change anything in the database.
 import { randomUUID } from 'node:crypto';
-import { hasPermission, permissionsFor, ROLE_NAMES, ROLES } from '@carhere/domain';
+import { guardDecision, hasPermission, permissionsFor, ROLE_NAMES, ROLES } from '@carhere/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, createTestServer, type TestServer } from '../../testing/harness.ts';
 import { snapshotTables } from '../../testing/snapshot.ts';
@@ -76,6 +76,7 @@ const ENDPOINTS: Endpoint[] = [
     cross: (o) => body({ id: o.id }),
   },
   { name: '/user/roles', method: 'GET', perm: [], own: () => ({ url: '/user/roles' }), cross: null },
+  { name: '/user/superior', method: 'GET', perm: [], own: () => ({ url: '/user/superior' }), cross: null },
   {
     name: '/user/insertUser',
     perm: ['main:agent_add'],
@@ -298,6 +299,12 @@ const ENDPOINTS: Endpoint[] = [
     cross: (o) => body({ terminalIDs: [o.imei] }),
   },
   {
+    name: '/location/findArea',
+    perm: ['main:monitor', 'main:check_car'],
+    own: () => body({ minLat: 39, maxLat: 41, minLon: 115, maxLon: 117 }),
+    cross: () => body({ minLat: -90, maxLat: 90, minLon: -180, maxLon: 180 }),
+  },
+  {
     name: '/device/import',
     perm: ['main:devices_import'],
     own: (m) => body({ userId: m.id, text: nextImei('35'), protocol: 2, deviceType: 12, wait: true }),
@@ -426,6 +433,30 @@ describe('authorization matrix: 14 roles × every accounts endpoint, and sibling
     }
     console.log(`authorization matrix (own subtree):\n${table.join('\n')}`);
     expect(mismatches).toEqual([]);
+  });
+
+  it("riskPoint, checkCar and bus (spec §6) are the admin's only, in both environments, by default", async () => {
+    const ADMIN_ONLY: Record<string, string[]> = {
+      'main:risk_point': ['/index/riskPoint'],
+      'main:check_car': ['/index/checkCar/area', '/index/checkCar/point'],
+      'main:bus': ['/index/bus/busLineList'],
+    };
+    const wrong: string[] = [];
+    for (const [role, { client }] of accounts) {
+      const session = await expectOk<{ permissions: string[]; userInfo: { role: number } }>(client.get('/session'));
+      expect(session.userInfo.role).toBe(role);
+      for (const [perm, paths] of Object.entries(ADMIN_ONLY)) {
+        const expected = role === ROLES.admin;
+        for (const env of ['live', 'test'] as const)
+          if (hasPermission(permissionsFor(role, env), [perm]) !== expected) wrong.push(`role ${role} ${env} ${perm}`);
+        if (hasPermission(session.permissions, [perm]) !== expected) wrong.push(`role ${role} session ${perm}`);
+        for (const path of paths) {
+          const decision = guardDecision({ path, user: { role }, permissions: session.permissions });
+          if ((decision === 'allow') !== expected) wrong.push(`role ${role} ${path}: ${decision}`);
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
   });
 
   it('no role and no sibling-subtree account reads or writes the other tenant', async () => {

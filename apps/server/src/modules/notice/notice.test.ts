@@ -25,7 +25,14 @@ describe('maintenance notice, demo account and API keys', () => {
 
   describe('notice', () => {
     it('is shown from its start until its end time (rule)', () => {
-      const notice = { title: 't', content: 'c', startsAt: null, endsAt: '2022-10-07T19:00:00.000Z', version: 'v' };
+      const notice = {
+        title: 't',
+        content: 'c',
+        startsAt: null,
+        endsAt: '2022-10-07T19:00:00.000Z',
+        showOnStart: false,
+        version: 'v',
+      };
       expect(isNoticeActive(notice, Date.parse('2022-10-07T18:59:59Z'))).toBe(true);
       expect(isNoticeActive(notice, Date.parse('2022-10-07T19:00:00Z'))).toBe(false);
       const later = { ...notice, startsAt: '2022-10-07T12:00:00.000Z' };
@@ -44,7 +51,21 @@ describe('maintenance notice, demo account and API keys', () => {
       expect(saved.meta.success).toBe(true);
       expect(saved.data.endsAt).toBe(FAR_FUTURE);
       const shown = await anonymous.get<{ title: string; content: string; version: string }>('/notice');
-      expect(shown.data).toMatchObject({ title: 'Maintenance', version: saved.data.version });
+      expect(shown.data).toMatchObject({ title: 'Maintenance', version: saved.data.version, showOnStart: false });
+      // "On start" (spec §1): the flag is stored and given to the login page.
+      const onStart = await admin.post<{ showOnStart: boolean }>('/notice/update', {
+        title: 'Maintenance',
+        content: 'On start too.',
+        endsAt: FAR_FUTURE,
+        showOnStart: true,
+      });
+      expect(onStart.data.showOnStart).toBe(true);
+      expect((await anonymous.get('/notice')).data).toMatchObject({ content: 'On start too.', showOnStart: true });
+      expect((await admin.post('/notice/find')).data).toMatchObject({ showOnStart: true, active: true });
+      expect(
+        (await admin.post('/notice/update', { title: 'x', content: 'y', endsAt: FAR_FUTURE, showOnStart: 'yes' }))
+          .status,
+      ).toBe(400);
       // Not started yet: stored, not shown.
       await admin.post('/notice/update', {
         title: 'Later',

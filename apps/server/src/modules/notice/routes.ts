@@ -83,16 +83,16 @@ export async function noticeRoutes(app: App, ctx: AppContext): Promise<void> {
       config: ADMIN,
       schema: {
         tags: ['notice'],
-        summary: 'Set the maintenance notice {title, content, startsAt?, endsAt}',
+        summary: 'Set the maintenance notice {title, content, startsAt?, endsAt, showOnStart?}',
         body: updateNoticeBody,
         response: { 200: envelopeOf(noticeSchema) },
       },
     },
     async (req) => {
-      const { title, content, startsAt, endsAt } = req.body;
+      const { title, content, startsAt, endsAt, showOnStart } = req.body;
       if (endsAt.getTime() <= Date.now()) throw localizedError(req, NOTICE_TEXTS, 'endsInPast');
       if (startsAt && startsAt.getTime() >= endsAt.getTime()) throw localizedError(req, NOTICE_TEXTS, 'startsAfterEnd');
-      return ok(await saveNotice(ctx, { title, content, startsAt: startsAt ?? null, endsAt }));
+      return ok(await saveNotice(ctx, { title, content, startsAt: startsAt ?? null, endsAt, showOnStart }));
     },
   );
 

@@ -14,6 +14,8 @@ export const noticeSchema = z.object({
   content: z.string(),
   startsAt: z.string().nullable(),
   endsAt: z.string(),
+  /** spec §1 "on start": also shown on the login page */
+  showOnStart: z.boolean(),
   /** changes whenever the notice is saved: the web shows a new version again */
   version: z.string(),
 });
@@ -24,6 +26,7 @@ export const updateNoticeBody = z.object({
   content: z.string().trim().min(1).max(4000),
   startsAt: dateInput.nullable().optional(),
   endsAt: dateInput,
+  showOnStart: z.boolean().optional().default(false),
 });
 
 export const demoAccountSchema = z.object({ username: z.string(), enabled: z.boolean() });

@@ -34,6 +34,36 @@ export async function userRoutes(app: App, ctx: AppContext): Promise<void> {
     async (req) => ok(presentUser(await loadReachableUser(ctx, req.user!, req.body.id))),
   );
 
+  // Spec §6: an account without functions (superAgent) is told whom to ask: its own superior's name and
+  // contact, and nothing else about that account. Any signed-in caller, about itself only.
+  app.get(
+    '/user/superior',
+    {
+      schema: {
+        tags: ['user'],
+        summary: 'The caller’s superior account: name and contact, to ask for functions',
+        response: {
+          200: envelopeOf(z.object({ name: z.string(), telephone: z.string(), email: z.string() }).nullable()),
+        },
+      },
+    },
+    async (req) => {
+      const me = await ctx.db.selectFrom('users').select('parent_id').where('id', '=', req.user!.id).executeTakeFirst();
+      if (!me?.parent_id) return ok(null);
+      const parent = await ctx.db
+        .selectFrom('users')
+        .select(['username', 'nickname', 'telephone', 'email'])
+        .where('id', '=', me.parent_id)
+        .executeTakeFirst();
+      if (!parent) return ok(null);
+      return ok({
+        name: parent.nickname || parent.username,
+        telephone: parent.telephone ?? '',
+        email: parent.email ?? '',
+      });
+    },
+  );
+
   app.post(
     '/user/findAllUser',
     {

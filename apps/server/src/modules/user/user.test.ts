@@ -119,6 +119,21 @@ describe('user tree reads (findById, findAllUser, findAllUserV2, findAllAgentByI
     expect(adminView.ancestors.map((r) => r.username)).toEqual(['admin', 'agentA', 'subA']);
     expect((await agentA.post('/user/getFamily', { id: t.ids.userB1 })).status).toBe(403);
   });
+
+  it('superior names the caller\'s own superior only (the superAgent\'s "whom to ask")', async () => {
+    await expectOk(
+      t.admin.post('/user/updateUser', { id: t.ids.agentA, nickname: 'Agent A Ltd', telephone: '13800000001' }),
+    );
+    const sa = await createUser(t.admin, 'superAgentX', 13, t.ids.agentA);
+    expect(sa).toBeTruthy();
+    const client = await loginAs(server, 'superAgentX');
+    const sup = await expectOk<{ name: string; telephone: string } | null>(client.get('/user/superior'));
+    expect(sup).toMatchObject({ name: 'Agent A Ltd', telephone: '13800000001' });
+    expect(await expectOk(t.admin.get('/user/superior'))).toBeNull();
+    expect((await client.get('/user/superior?id=1')).meta.success).toBe(true);
+    const anon = await server.app.inject({ method: 'GET', url: '/api/user/superior' });
+    expect(anon.statusCode === 401 || JSON.parse(anon.body).meta?.message === '407').toBe(true);
+  });
 });
 
 describe('user tree writes (insertUser, updateUser, transferAgent, deleteUser, deleteAllUser, updateUserName, updateRole, resetPassword, clear)', () => {

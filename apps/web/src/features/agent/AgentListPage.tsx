@@ -15,6 +15,7 @@ import { AccountFormModal } from './AccountFormModal.tsx';
 import { type AccountAction, useAccountAccess } from './access.ts';
 import {
   type AccountRow,
+  clearSessions,
   deleteUsers,
   exportAccounts,
   findAgents,
@@ -109,6 +110,22 @@ export default function AgentListPage() {
       },
     });
 
+  const confirmClearSessions = (row: AccountRow) =>
+    modal.confirm({
+      title: t('confirmClearSessions', { name: row.username }),
+      okText: t('ok'),
+      cancelText: t('cancel'),
+      okButtonProps: { 'data-testid': 'clear-sessions-ok' } as Record<string, string>,
+      onOk: async () => {
+        try {
+          const r = await clearSessions(row.id);
+          message.success(t('sessionsCleared', { count: r.sessions }));
+        } catch (err) {
+          message.error((err as Error).message);
+        }
+      },
+    });
+
   const doExport = async () => {
     try {
       await exportAccounts(selectedId, true, `${t('exportFile')}-${dayjs().format('YYYYMMDD-HHmm')}.xlsx`);
@@ -128,6 +145,7 @@ export default function AgentListPage() {
     add('edit', 'role', t('action.role'));
     add('transfer', 'move', t('action.move'));
     add('resetPassword', 'resetPassword', t('action.resetPassword'));
+    add('clearSessions', 'clearSessions', t('action.clearSessions'));
     if (isAgent(row.role)) add('quota', 'quota', t('action.quota'));
     add('delete', 'delete', t('action.delete'), true);
     return items;
@@ -136,6 +154,7 @@ export default function AgentListPage() {
   const onRowAction = (row: AccountRow, key: string) => {
     if (key === 'edit') setDialog({ kind: 'edit', account: row });
     else if (key === 'resetPassword') confirmReset(row);
+    else if (key === 'clearSessions') confirmClearSessions(row);
     else if (key === 'delete') confirmDelete([row.id]);
     else setDialog({ kind: key as AccountActionKind, account: row });
   };

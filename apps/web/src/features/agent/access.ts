@@ -3,7 +3,16 @@
 import { hasPermission } from '@carhere/domain';
 import { useAuth } from '../../auth/store.ts';
 
-export type AccountAction = 'add' | 'edit' | 'username' | 'transfer' | 'resetPassword' | 'delete' | 'quota' | 'export';
+export type AccountAction =
+  | 'add'
+  | 'edit'
+  | 'username'
+  | 'transfer'
+  | 'resetPassword'
+  | 'clearSessions'
+  | 'delete'
+  | 'quota'
+  | 'export';
 
 const NEEDS: Record<AccountAction, string[]> = {
   add: ['main:agent_add'],
@@ -11,6 +20,8 @@ const NEEDS: Record<AccountAction, string[]> = {
   username: ['main:agent_username'],
   transfer: ['main:agent_transfer'],
   resetPassword: ['main:agent_reset_password'],
+  // /user/clear: the server asks for the same permission as a password reset.
+  clearSessions: ['main:agent_reset_password'],
   delete: ['main:agent_delete'],
   quota: ['main:agent_import_quota'],
   export: ['main:agent_export', 'main:agent_add'],

@@ -117,6 +117,8 @@ export const moveUser = (id: string, parentId: string) => api<null>('/user/trans
 export const renameUser = (id: string, username: string) => api<null>('/user/updateUserName', { id, username });
 export const changeRole = (id: string, role: number) => api<null>('/user/updateRole', { id, role });
 export const resetPassword = (id: string) => api<{ password: string }>('/user/resetPassword', { id });
+/** Ends every session of an account (it has to log in again); answers how many were ended. */
+export const clearSessions = (id: string) => api<{ sessions: number }>('/user/clear', { id });
 
 export const quotaSummary = (id: string) => api<QuotaSummary>('/user/userRelationimportNum', { id });
 export const quotaRecords = (id: string, pageNum: number, pageSize: number, signal?: AbortSignal) =>

@@ -1,11 +1,12 @@
 // /index/alarms and /index/alarmsAll (main:alarms): the alarm list with a read / unread filter, marking read
-// with confirmation, deletion, export, names from the domain catalogue and "locate on the map".
+// with confirmation, marking unread again, deletion, export, names from the domain catalogue and "locate on the map".
 import {
   CheckOutlined,
   DeleteOutlined,
   DownloadOutlined,
   EnvironmentOutlined,
   ReloadOutlined,
+  RollbackOutlined,
 } from '@ant-design/icons';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTIONS } from '@carhere/domain';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -39,6 +40,7 @@ import {
   exportAlarms,
   findAlarms,
   markRead,
+  markUnread,
   type ReadFilter,
 } from './api.ts';
 import { useAlarmLabel, useAlarmTypeOptions } from './labels.ts';
@@ -94,6 +96,14 @@ export function AlarmsView({ scope }: { scope: 'alarms' | 'alarmsAll' }) {
     onSuccess: (r) => {
       message.success(t('markedRead', { count: r.updated }));
       setSelected([]);
+      refresh();
+    },
+    onError: (err: Error) => message.error(err.message),
+  });
+  const unread$ = useMutation({
+    mutationFn: markUnread,
+    onSuccess: (r) => {
+      message.success(t('markedUnread', { count: r.updated }));
       refresh();
     },
     onError: (err: Error) => message.error(err.message),
@@ -204,6 +214,18 @@ export function AlarmsView({ scope }: { scope: 'alarms' | 'alarmsAll' }) {
           >
             {t('locate')}
           </Button>
+          {a.read && (
+            <Button
+              type="link"
+              size="small"
+              icon={<RollbackOutlined />}
+              loading={unread$.isPending && unread$.variables === a.id}
+              onClick={() => unread$.mutate(a.id)}
+              data-testid="alarm-unread-button"
+            >
+              {t('markUnread')}
+            </Button>
+          )}
           {!a.read && (
             <Popconfirm
               title={t('confirmRead')}

@@ -54,6 +54,11 @@ export function markRead(ids: string[]) {
   return api<{ updated: number }>('/deviceAlarms/save', { ids });
 }
 
+/** Marks one alarm unread again (/deviceAlarms/update). */
+export function markUnread(id: string) {
+  return api<{ updated: number }>('/deviceAlarms/update', { id, read: false });
+}
+
 export function deleteAlarms(ids: string[]) {
   return api<{ deleted: number }>('/deviceAlarms/delete', { ids });
 }

@@ -3,13 +3,19 @@ import { LockOutlined, MobileOutlined, UserOutlined } from '@ant-design/icons';
 import { translate } from '@carhere/domain';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Checkbox, Divider, Form, Input, Space, Typography, theme } from 'antd';
-import { type ReactNode, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { api, callEnvelope } from '../../api/client.ts';
 import type { LoginData, PublicConfig, TotpStep } from '../../api/types.ts';
 import { authStore } from '../../auth/store.ts';
 import { LANGUAGE_NAMES, LANGUAGES, type Language, setLanguage } from '../../i18n/index.ts';
+
+// Spec §1 "on start": the maintenance notice the admin set to show on start opens over the login page. Its
+// dialog (antd Modal) stays out of the login page's first bundle.
+const MaintenanceNotice = lazy(() =>
+  import('../notice/MaintenanceNotice.tsx').then((m) => ({ default: m.MaintenanceNotice })),
+);
 
 interface LoginForm {
   username: string;
@@ -251,6 +257,9 @@ export default function LoginPage() {
           </Space>
         </Space>
       </Panel>
+      <Suspense fallback={null}>
+        <MaintenanceNotice onStart />
+      </Suspense>
     </div>
   );
 }

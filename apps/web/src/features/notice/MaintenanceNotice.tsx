@@ -1,5 +1,6 @@
-// The maintenance notice (spec §1), mounted once after login: shown while the server says it runs (until its
-// end time), once per browser session and version of the notice.
+// The maintenance notice (spec §1), mounted once after login and on the login page ("on start", when the admin
+// set it so): shown while it runs (until its end time), once per browser session and version of the notice.
+import { isMaintenanceNoticeShown } from '@carhere/domain';
 import { useQuery } from '@tanstack/react-query';
 import { Modal, Typography } from 'antd';
 import dayjs from 'dayjs';
@@ -12,6 +13,7 @@ export interface Notice {
   content: string;
   startsAt: string | null;
   endsAt: string;
+  showOnStart: boolean;
   version: string;
 }
 
@@ -22,18 +24,18 @@ async function fetchNotice(): Promise<Notice | null> {
   return env.meta.success ? env.data : null;
 }
 
-/** Whether this browser session still has to show this version of the notice. */
-export function shouldShow(notice: Notice | null, seen: string | null, now: number): notice is Notice {
-  return notice !== null && seen !== notice.version && Date.parse(notice.endsAt) > now;
+/** Whether this browser session still has to show this version of the notice (`onStart`: on the login page). */
+export function shouldShow(notice: Notice | null, seen: string | null, now: number, onStart = false): notice is Notice {
+  return notice !== null && seen !== notice.version && isMaintenanceNoticeShown(notice, now, onStart);
 }
 
-export function MaintenanceNotice() {
+export function MaintenanceNotice({ onStart = false }: { onStart?: boolean }) {
   const { t } = useTranslation('notice');
   const notice = useQuery({ queryKey: ['maintenanceNotice'], queryFn: fetchNotice, staleTime: 5 * 60_000 });
   const [open, setOpen] = useState(false);
   useEffect(() => {
-    if (shouldShow(notice.data ?? null, sessionStorage.getItem(SEEN_KEY), Date.now())) setOpen(true);
-  }, [notice.data]);
+    if (shouldShow(notice.data ?? null, sessionStorage.getItem(SEEN_KEY), Date.now(), onStart)) setOpen(true);
+  }, [notice.data, onStart]);
   const n = notice.data;
   if (!n) return null;
   const close = () => {

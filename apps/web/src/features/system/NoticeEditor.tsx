@@ -1,6 +1,6 @@
 // The maintenance notice: title, content, optional start and the end time until which it is shown.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, DatePicker, Form, Input, Popconfirm, Space, Tag, Typography } from 'antd';
+import { App, Button, Card, Checkbox, DatePicker, Form, Input, Popconfirm, Space, Tag, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -11,6 +11,7 @@ interface NoticeForm {
   content: string;
   startsAt: Dayjs | null;
   endsAt: Dayjs | null;
+  showOnStart: boolean;
 }
 
 export function NoticeEditor() {
@@ -28,8 +29,9 @@ export function NoticeEditor() {
             content: n.content,
             startsAt: n.startsAt ? dayjs(n.startsAt) : null,
             endsAt: dayjs(n.endsAt),
+            showOnStart: n.showOnStart,
           }
-        : { title: '', content: '', startsAt: null, endsAt: null },
+        : { title: '', content: '', startsAt: null, endsAt: null, showOnStart: false },
     );
   }, [notice.data, form]);
   const changed = () => {
@@ -43,6 +45,7 @@ export function NoticeEditor() {
         content: v.content.trim(),
         startsAt: v.startsAt ? v.startsAt.toISOString() : null,
         endsAt: (v.endsAt as Dayjs).toISOString(),
+        showOnStart: v.showOnStart === true,
       }),
     onSuccess: () => {
       message.success(t('saved'));
@@ -100,6 +103,9 @@ export function NoticeEditor() {
             <DatePicker showTime={{ format: 'HH:mm' }} format="YYYY-MM-DD HH:mm" />
           </Form.Item>
         </Space>
+        <Form.Item name="showOnStart" valuePropName="checked">
+          <Checkbox data-testid="notice-show-on-start">{t('notice.showOnStart')}</Checkbox>
+        </Form.Item>
         <Space>
           <Button type="primary" htmlType="submit" loading={save.isPending}>
             {t('save')}

@@ -46,6 +46,8 @@ export interface StoredNotice {
   content: string;
   startsAt: string | null;
   endsAt: string;
+  /** spec §1 "on start": also shown on the login page */
+  showOnStart: boolean;
   version: string;
   active: boolean;
 }
@@ -76,8 +78,13 @@ export const addApiKey = (body: { name: string; userId?: string }) =>
 export const revokeApiKey = (id: string) => api<{ revoked: number }>('/system/apiKey/delete', { id });
 
 export const findNotice = () => api<StoredNotice | null>('/notice/find');
-export const saveNotice = (n: { title: string; content: string; startsAt: string | null; endsAt: string }) =>
-  api<StoredNotice>('/notice/update', n);
+export const saveNotice = (n: {
+  title: string;
+  content: string;
+  startsAt: string | null;
+  endsAt: string;
+  showOnStart: boolean;
+}) => api<StoredNotice>('/notice/update', n);
 export const deleteNotice = () => api<null>('/notice/delete');
 
 /** Accounts of the caller's subtree (for choosing whom an API key logs in as). */
