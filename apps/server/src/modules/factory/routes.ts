@@ -41,9 +41,27 @@ const searchSchema = z.object({
   signal: z.number().nullable(),
   battery: z.number().nullable(),
   iccid: z.string().nullable(),
-  /** The QC record (quality control, by another area); null: no QC record. */
-  qc: z.record(z.string(), z.unknown()).nullable(),
-  card: z.record(z.string(), z.unknown()).nullable(),
+  /** The last quality-control result of the IMEI (modules/qc); null: no QC record. */
+  qc: z
+    .object({
+      pass: z.boolean(),
+      testedAt: z.string(),
+      model: z.string(),
+      firmware: z.string().nullable(),
+      station: z.string(),
+      failures: z.array(z.string()),
+    })
+    .nullable(),
+  /** The SIM card of the ICCID the device has (modules/cards); null: no card record. */
+  card: z
+    .object({
+      iccid: z.string(),
+      msisdn: z.string(),
+      operator: z.string(),
+      state: z.string(),
+      expiresOn: z.string().nullable(),
+    })
+    .nullable(),
 });
 
 const idRowSchema = z.object({
@@ -56,11 +74,6 @@ const idRowSchema = z.object({
 function attr(attributes: Record<string, unknown>, names: string[]): unknown {
   for (const n of names) if (attributes[n] !== undefined && attributes[n] !== null) return attributes[n];
   return null;
-}
-
-async function tableExists(ctx: AppContext, name: string): Promise<boolean> {
-  const res = await sql<{ t: string | null }>`SELECT to_regclass(${name})::text AS t`.execute(ctx.db);
-  return res.rows[0]?.t != null;
 }
 
 export async function factoryRoutes(app: App, ctx: AppContext): Promise<void> {
@@ -107,20 +120,40 @@ export async function factoryRoutes(app: App, ctx: AppContext): Promise<void> {
         .executeTakeFirst();
       const attributes = d?.attributes ?? {};
       const iccid = d?.iccid ?? (attr(attributes, ['iccid']) as string | null);
-      // Quality control and SIM cards come from the production side (branch fprod): shown when their tables exist.
-      let qc: Record<string, unknown> | null = null;
-      if (await tableExists(ctx, 'qc_results')) {
-        const q = await sql<Record<string, unknown>>`
-          SELECT * FROM qc_results WHERE terminal_id = ${terminalID} ORDER BY id DESC LIMIT 1`.execute(ctx.db);
-        qc = q.rows[0] ?? null;
-      }
-      let card: Record<string, unknown> | null = null;
-      if (iccid && (await tableExists(ctx, 'sim_cards'))) {
-        const c = await sql<Record<string, unknown>>`SELECT * FROM sim_cards WHERE iccid = ${iccid} LIMIT 1`.execute(
-          ctx.db,
-        );
-        card = c.rows[0] ?? null;
-      }
+      // The last quality-control result of this IMEI and the SIM card of its ICCID (modules/qc, modules/cards).
+      const qcRow = await ctx.db
+        .selectFrom('qc_results')
+        .select(['pass', 'tested_at', 'model', 'firmware', 'station', 'failures'])
+        .where('imei', '=', terminalID)
+        .orderBy('id', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      const cardRow = iccid
+        ? await ctx.db
+            .selectFrom('sim_cards')
+            .select(['iccid', 'msisdn', 'operator', 'state', sql<string | null>`expires_on::text`.as('expires_on')])
+            .where('iccid', '=', iccid)
+            .executeTakeFirst()
+        : undefined;
+      const qc = qcRow
+        ? {
+            pass: qcRow.pass,
+            testedAt: iso(qcRow.tested_at) as string,
+            model: qcRow.model,
+            firmware: qcRow.firmware,
+            station: qcRow.station,
+            failures: Array.isArray(qcRow.failures) ? qcRow.failures.map(String) : [],
+          }
+        : null;
+      const card = cardRow
+        ? {
+            iccid: cardRow.iccid,
+            msisdn: cardRow.msisdn,
+            operator: cardRow.operator,
+            state: cardRow.state,
+            expiresOn: cardRow.expires_on,
+          }
+        : null;
       const signal = attr(attributes, ['gsmSignal', 'rssi', 'signal', 'gsm']);
       const firmware = attr(attributes, ['firmware', 'version', 'softwareVersion', 'firmwareVersion']);
       return ok({
@@ -138,8 +171,8 @@ export async function factoryRoutes(app: App, ctx: AppContext): Promise<void> {
         signal: typeof signal === 'number' ? signal : signal === null ? null : Number(signal),
         battery: d?.battery ?? null,
         iccid: iccid ?? null,
-        qc: qc ? JSON.parse(JSON.stringify(qc)) : null,
-        card: card ? JSON.parse(JSON.stringify(card)) : null,
+        qc,
+        card,
       });
     },
   );

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { type Gw005, gw005, when } from './api.ts';
 
 export default function Gw005Page() {
-  const { t } = useTranslation('factoryLogs');
+  const { t } = useTranslation(['factoryLogs', 'production']);
   const { message } = AntApp.useApp();
   const [imei, setImei] = useState('');
   const [d, setD] = useState<Gw005 | null>(null);
@@ -60,10 +60,28 @@ export default function Gw005Page() {
           </Descriptions.Item>
           <Descriptions.Item label={t('battery')}>{d.battery ?? '—'}</Descriptions.Item>
           <Descriptions.Item label={t('qc')}>
-            <span data-testid="gw005-qc">{d.qc ? JSON.stringify(d.qc) : t('noQc')}</span>
+            <span data-testid="gw005-qc">
+              {d.qc
+                ? [
+                    d.qc.pass ? t('production:qc.pass') : t('production:qc.fail'),
+                    when(d.qc.testedAt),
+                    d.qc.model,
+                    d.qc.firmware ?? '',
+                    d.qc.failures.join(', '),
+                  ]
+                    .filter((v) => v !== '')
+                    .join(' · ')
+                : t('noQc')}
+            </span>
           </Descriptions.Item>
           <Descriptions.Item label={t('card')}>
-            {d.card ? JSON.stringify(d.card) : d.iccid ? `ICCID ${d.iccid}` : t('noCard')}
+            {d.card
+              ? [`ICCID ${d.card.iccid}`, d.card.msisdn, d.card.operator, d.card.state, d.card.expiresOn ?? '']
+                  .filter((v) => v !== '')
+                  .join(' · ')
+              : d.iccid
+                ? `ICCID ${d.iccid}`
+                : t('noCard')}
           </Descriptions.Item>
         </Descriptions>
       )}

@@ -79,8 +79,15 @@ export interface Gw005 {
   signal: number | null;
   battery: number | null;
   iccid: string | null;
-  qc: Record<string, unknown> | null;
-  card: Record<string, unknown> | null;
+  qc: {
+    pass: boolean;
+    testedAt: string;
+    model: string;
+    firmware: string | null;
+    station: string;
+    failures: string[];
+  } | null;
+  card: { iccid: string; msisdn: string; operator: string; state: string; expiresOn: string | null } | null;
 }
 export const gw005 = (terminalID: string) => api<Gw005>('/factory/search', { terminalID });
 export interface IdRow {
