@@ -300,6 +300,19 @@ describe('NB-IoT downlink through the IoT platform', () => {
     const before = platform.commands.length;
     expect((await pushFix(server, 'nb-808-1')).statusCode).toBe(200); // both go out
     await waitFor(() => platform.commands.length - before === 2, 10_000, 'both commands at the platform');
+    // The platform has the requests; the gateway records 'sent' (with the platform's id) once each one answered.
+    await waitFor(
+      async () =>
+        (
+          await server.ctx.db
+            .selectFrom('commands')
+            .select('status')
+            .where('id', 'in', [a.commandId, b.commandId])
+            .execute()
+        ).every((r) => r.status === 'sent'),
+      10_000,
+      'both commands recorded as sent',
+    );
     const sent = platform.commands.slice(before).map((c) => {
       const [frame] = new Jt808ServerReader().push(Buffer.from(JSON.parse(c.body).command.paras.rawData, 'hex'));
       return { serial: frame.serial, text: frame.text };
