@@ -125,10 +125,16 @@ export function guardLeaflet(L: GuardableLeaflet, report: Report): void {
         checkedFunctions.add(checked);
         this._content = checked;
       }
-    } else {
-      this._content = native('bindTooltip/bindPopup/setContent', content);
+      return updateContent.call(this);
     }
-    return updateContent.call(this);
+    // Leaflet reads the content again on every update (a tooltip opened twice): hand it the native form for this
+    // call only and keep our marked value, so the second update does not see a plain string.
+    this._content = native('bindTooltip/bindPopup/setContent', content);
+    try {
+      return updateContent.call(this);
+    } finally {
+      this._content = content;
+    }
   };
   overlay[GUARDED] = true;
 
