@@ -13,6 +13,7 @@ import { startJobQueue } from './jobs/queue.ts';
 import { routeModules } from './modules/index.ts';
 import { startLogCleanup } from './modules/logs/cleanup.ts';
 import { SystemLog } from './modules/logs/systemLog.ts';
+import { warmPlaces } from './modules/map/offline/places.ts';
 import { registerStatJobs } from './modules/stat/jobs.ts';
 import { loadSecretKey } from './security/secretBox.ts';
 
@@ -75,6 +76,12 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   let url = '';
   if (opts.listen !== false) {
     url = await app.listen({ port: config.port, host: config.host });
+    // The offline place index (addresses without a geocoding key) is built in a worker thread now, so
+    // the first address a user asks for does not wait for it.
+    warmPlaces().then(
+      (p) => app.log.info(`offline place index: ${p.size} places in ${Math.round(p.loadMs)} ms`),
+      (err) => app.log.warn({ err }, 'offline place index could not be built; addresses fall back to coordinates'),
+    );
   }
   const components: Component[] = [];
   for (const start of opts.components ?? []) {

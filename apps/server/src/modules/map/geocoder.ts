@@ -2,7 +2,10 @@
 // (addresses by lat/lng rounded to 4 decimals, about 11 m; suggestions by region and query). A provider
 // that cannot be reached (offline, timeout, 5xx) is left alone for a short while and the answer says
 // "address unavailable" at once, so a page full of markers never waits on a dead network.
+
+import { isLanguage, type Language } from '@carhere/domain';
 import type { AppContext } from '../../context.ts';
+import { offlineAddress } from './offline/places.ts';
 import {
   type AddressResult,
   fillTemplate,
@@ -29,7 +32,9 @@ export interface GeocoderSettings {
 
 export type Unavailable = 'notConfigured' | 'providerFailed' | 'notFound';
 
-export type Answer<T> = { ok: true; value: T; cached: boolean } | { ok: false; reason: Unavailable };
+export type Answer<T> =
+  | { ok: true; value: T; cached: boolean /** answered by the offline place index */; offline?: boolean }
+  | { ok: false; reason: Unavailable };
 
 const ADDRESS_TTL_MS = 30 * 86_400_000;
 const SUGGESTION_TTL_MS = 86_400_000;
@@ -80,7 +85,25 @@ export class Geocoder {
     this.downUntil = 0;
   }
 
+  /**
+   * The configured provider's address; without a provider, or when it fails or knows no address, the
+   * offline one (nearest populated place, see offline/places.ts). Offline answers are not cached: they
+   * cost microseconds, and a provider configured later must not be shadowed by them.
+   */
   async address(settings: GeocoderSettings, lat: number, lon: number, lang: string): Promise<Answer<AddressResult>> {
+    const answer = await this.providerAddress(settings, lat, lon, lang);
+    if (answer.ok) return answer;
+    const address = await offlineAddress(lat, lon, isLanguage(lang) ? lang : ('en' satisfies Language));
+    if (address === null) return answer;
+    return { ok: true, value: { address, description: null }, cached: false, offline: true };
+  }
+
+  private async providerAddress(
+    settings: GeocoderSettings,
+    lat: number,
+    lon: number,
+    lang: string,
+  ): Promise<Answer<AddressResult>> {
     if (settings.provider === 'none') return { ok: false, reason: 'notConfigured' };
     const def = PROVIDERS[settings.provider];
     const cacheKey = `${roundCoord(lat)},${roundCoord(lon)}`;

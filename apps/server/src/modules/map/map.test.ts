@@ -10,6 +10,7 @@ interface Address {
   address: string | null;
   description: string | null;
   cached: boolean;
+  offline?: boolean;
   reason: string | null;
   message: string | null;
   status: number;
@@ -141,10 +142,19 @@ describe('/api/map/*', () => {
   });
 
   describe('addresses and suggestions', () => {
-    it('answers "address unavailable" when no provider is configured', async () => {
+    it('answers from the built-in place index when no provider is configured', async () => {
+      // Tian'anmen, Beijing: the nearest GeoNames place is Beijing itself, within a few km.
       const res = await user.post<Address>('/map/getKeyAddress', { lat: 39.915, lon: 116.404 });
-      expect(res.data).toMatchObject({ available: false, reason: 'notConfigured', address: null, status: 1 });
-      expect(res.data.message).toBe('Address unavailable: No address service is configured');
+      expect(res.data).toMatchObject({ available: true, offline: true, cached: false, status: 0 });
+      expect(res.data.address).toMatch(/^(\d+\.\d km [NESW]{1,2} of )?[^,]+, China$/);
+      user.lang = 'cn';
+      const cn = await user.post<Address>('/map/getKeyAddress', { lat: 31.2304, lon: 121.4737 });
+      expect(cn.data.address).toMatch(/^中国 /);
+      user.lang = 'en';
+      // Open sea, far from any populated place: no address, and the reason says why.
+      const sea = await user.post<Address>('/map/getKeyAddress', { lat: 0, lon: -30 });
+      expect(sea.data).toMatchObject({ available: false, reason: 'notConfigured', address: null, status: 1 });
+      expect(sea.data.message).toBe('Address unavailable: No address service is configured');
     });
 
     it('geocodes through the provider once and then from the cache by rounded lat/lng', async () => {
@@ -224,9 +234,13 @@ describe('/api/map/*', () => {
         suggestUrl: `${provider.base}/broken?q={query}`,
       });
       user.lang = 'cn';
+      // The provider is down: the built-in place index fills in; out at sea nothing does.
       const down = await user.post<Address>('/map/getKeyAddress', { lat: 31.23, lon: 121.47 });
-      expect(down.data).toMatchObject({ available: false, reason: 'providerFailed' });
-      expect(down.data.message).toBe('地址暂不可用: 地址服务暂时无法访问');
+      expect(down.data).toMatchObject({ available: true, offline: true });
+      expect(down.data.address).toMatch(/^中国 /);
+      const downSea = await user.post<Address>('/map/getKeyAddress', { lat: 0, lon: -30 });
+      expect(downSea.data).toMatchObject({ available: false, reason: 'providerFailed' });
+      expect(downSea.data.message).toBe('地址暂不可用: 地址服务暂时无法访问');
       user.lang = 'en';
       // Cached answers are still served while the provider is down.
       const cached = await user.post<Address>('/map/getKeyAddress', { lat: 39.91501, lon: 116.40402 });

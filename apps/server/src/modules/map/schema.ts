@@ -49,6 +49,8 @@ export const addressAnswer = z.object({
   lat: z.number(),
   lon: z.number(),
   cached: z.boolean(),
+  /** answered by the built-in place index (no provider configured, or it failed): "3.2 km NE of Bao'an, China" */
+  offline: z.boolean(),
   /** why no address: notConfigured, providerFailed, notFound */
   reason: z.string().nullable(),
   /** 'Address unavailable' in the caller's language when there is no address */
