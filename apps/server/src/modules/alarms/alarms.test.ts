@@ -155,6 +155,9 @@ describe('/api/deviceAlarms', () => {
     expect(sheet.rowCount).toBe(1 + 4);
     expect(sheet.getRow(1).getCell(1).value).toBe('IMEI');
     expect(sheet.getRow(2).getCell(1).value).toBe(mine);
+    // No address was looked up: the offline place index names the place (39.9, 116.4 is in Beijing).
+    expect(sheet.getRow(1).getCell(9).value).toBe('Address');
+    expect(String(sheet.getRow(2).getCell(9).value)).toMatch(/, China$/);
   });
 
   it('refuses alarms out of reach, roles without main:alarms, and bad input', async () => {

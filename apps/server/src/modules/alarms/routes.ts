@@ -1,5 +1,12 @@
 // /api/deviceAlarms/* — alarm lists (read / unread), read-state changes, deletion, addresses, export (spec §7).
-import { alarmLabel, DEFAULT_TIME_ZONE, formatDateTime, isValidTimeZone, neutraliseRow } from '@carhere/domain';
+import {
+  alarmLabel,
+  DEFAULT_TIME_ZONE,
+  formatDateTime,
+  isLanguage,
+  isValidTimeZone,
+  neutraliseRow,
+} from '@carhere/domain';
 import ExcelJS from 'exceljs';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
@@ -8,6 +15,7 @@ import { callerLang } from '../../http/i18n.ts';
 import type { App } from '../../http/types.ts';
 import { reachableUserPath } from '../location/devices.ts';
 import { coordTypeSchema, flagSchema, idSchema, instantSchema, terminalIdSchema } from '../location/params.ts';
+import { offlineAddresser } from '../map/offline/places.ts';
 import {
   type AlarmRow,
   alarmColumns,
@@ -162,6 +170,8 @@ export async function alarmRoutes(app: App, ctx: AppContext): Promise<void> {
         .execute()) as AlarmRow[];
       const zone = isValidTimeZone(req.user!.timeZone) ? req.user!.timeZone : DEFAULT_TIME_ZONE;
       const cn = lang === 'cn';
+      // Alarms whose address nobody looked up get the offline place ("3.2 km NE of Bao'an, China").
+      const placeOf = await offlineAddresser(isLanguage(lang) ? lang : 'en');
       const book = new ExcelJS.Workbook();
       const sheet = book.addWorksheet(cn ? '报警' : 'Alarms');
       sheet.columns = [
@@ -186,7 +196,7 @@ export async function alarmRoutes(app: App, ctx: AppContext): Promise<void> {
             lon: r.lon,
             speed: r.speed,
             read: r.read ? (cn ? '已读' : 'read') : cn ? '未读' : 'unread',
-            address: r.address ?? '',
+            address: r.address || placeOf(r.lat, r.lon),
           }),
         );
       }

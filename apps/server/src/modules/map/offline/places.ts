@@ -301,3 +301,16 @@ export async function offlineAddress(lat: number, lon: number, lang: Language): 
   const near = nearestPlace(places, lat, lon);
   return near ? describePlace(near, lang) : null;
 }
+
+/**
+ * For exports and lists: a function from a point to its offline address ('' far from every place or
+ * without a position), after the index is ready.
+ */
+export async function offlineAddresser(lang: Language): Promise<(lat: number | null, lon: number | null) => string> {
+  const places = ready ?? (await warmPlaces());
+  return (lat, lon) => {
+    if (lat === null || lon === null) return '';
+    const near = nearestPlace(places, lat, lon);
+    return near ? describePlace(near, lang) : '';
+  };
+}
