@@ -164,6 +164,45 @@ describe('passwords, device accounts and login by IMEI', () => {
     const user = await loginAs(server, 'userA2');
     expect((await user.post('/user/updatePwdByTerminalIds', { terminalIds: [imeis[0]] })).status).toBe(403);
   });
+  it('updateDeviceUsername (main:device_username) renames the account of a device of the subtree, nothing else', async () => {
+    const agentA = await loginAs(server, 'agentA');
+    const agentB = await loginAs(server, 'agentB');
+    const user = await loginAs(server, 'userA1');
+    const account = await server.ctx.db
+      .selectFrom('users')
+      .select(['id', 'username'])
+      .where('username', '=', imeis[0])
+      .executeTakeFirstOrThrow();
+    // Without the permission, from the sibling tenant, a device held by an agent, oneself, bad input: refused.
+    expect((await user.post('/user/updateDeviceUsername', { terminalID: imeis[0], username: 'car-1' })).status).toBe(
+      403,
+    );
+    expect((await agentB.post('/user/updateDeviceUsername', { terminalID: imeis[0], username: 'car-1' })).status).toBe(
+      403,
+    );
+    expect((await t.admin.post('/user/updateDeviceUsername', { terminalID: imeis[2], username: 'car-1' })).status).toBe(
+      403,
+    );
+    expect((await agentA.post('/user/updateDeviceUsername', { terminalID: imeis[2], username: 'car-1' })).status).toBe(
+      400,
+    );
+    expect((await agentA.post('/user/updateDeviceUsername', { terminalID: imeis[0] })).status).toBe(400);
+    const taken = await agentA.post('/user/updateDeviceUsername', { terminalID: imeis[0], username: 'AGENTB' });
+    expect(taken.meta.message).toBe('The user name is already in use!');
+    expect(
+      (await server.ctx.db.selectFrom('users').select('username').where('id', '=', account.id).executeTakeFirst())
+        ?.username,
+    ).toBe(imeis[0]);
+
+    const renamed = await expectOk<{ id: string; from: string; to: string }>(
+      agentA.post('/user/updateDeviceUsername', { terminalID: imeis[0], username: 'Car-Owner-1' }),
+    );
+    expect(renamed).toEqual({ id: account.id, from: imeis[0], to: 'Car-Owner-1' });
+    // The account signs in under its new name with its password, and still sees its device.
+    const owner = await loginAs(server, 'Car-Owner-1', passwords.get(imeis[0]));
+    const list = await expectOk<{ list: { terminalID: string }[] }>(owner.post('/device/findByUserId', {}));
+    expect(list.list.map((d) => d.terminalID)).toEqual([imeis[0]]);
+  });
 });
 
 describe('importUser (bulk accounts as a job with progress)', () => {
@@ -248,43 +287,4 @@ describe('importUser (bulk accounts as a job with progress)', () => {
     expect((await agentA.get('/user/importJob?id=not-a-uuid')).status).toBe(400);
   });
 
-  it('updateDeviceUsername (main:device_username) renames the account of a device of the subtree, nothing else', async () => {
-    const agentA = await loginAs(server, 'agentA');
-    const agentB = await loginAs(server, 'agentB');
-    const user = await loginAs(server, 'userA1');
-    const account = await server.ctx.db
-      .selectFrom('users')
-      .select(['id', 'username'])
-      .where('username', '=', imeis[0])
-      .executeTakeFirstOrThrow();
-    // Without the permission, from the sibling tenant, a device held by an agent, oneself, bad input: refused.
-    expect((await user.post('/user/updateDeviceUsername', { terminalID: imeis[0], username: 'car-1' })).status).toBe(
-      403,
-    );
-    expect((await agentB.post('/user/updateDeviceUsername', { terminalID: imeis[0], username: 'car-1' })).status).toBe(
-      403,
-    );
-    expect((await t.admin.post('/user/updateDeviceUsername', { terminalID: imeis[2], username: 'car-1' })).status).toBe(
-      403,
-    );
-    expect((await agentA.post('/user/updateDeviceUsername', { terminalID: imeis[2], username: 'car-1' })).status).toBe(
-      400,
-    );
-    expect((await agentA.post('/user/updateDeviceUsername', { terminalID: imeis[0] })).status).toBe(400);
-    const taken = await agentA.post('/user/updateDeviceUsername', { terminalID: imeis[0], username: 'AGENTB' });
-    expect(taken.meta.message).toBe('The user name is already in use!');
-    expect(
-      (await server.ctx.db.selectFrom('users').select('username').where('id', '=', account.id).executeTakeFirst())
-        ?.username,
-    ).toBe(imeis[0]);
-
-    const renamed = await expectOk<{ id: string; from: string; to: string }>(
-      agentA.post('/user/updateDeviceUsername', { terminalID: imeis[0], username: 'Car-Owner-1' }),
-    );
-    expect(renamed).toEqual({ id: account.id, from: imeis[0], to: 'Car-Owner-1' });
-    // The account signs in under its new name with its password, and still sees its device.
-    const owner = await loginAs(server, 'Car-Owner-1', passwords.get(imeis[0]));
-    const list = await expectOk<{ list: { terminalID: string }[] }>(owner.post('/device/findByUserId', {}));
-    expect(list.list.map((d) => d.terminalID)).toEqual([imeis[0]]);
-  });
 });
