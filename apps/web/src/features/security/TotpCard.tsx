@@ -26,15 +26,15 @@ export function TotpEnrol({ onDone }: { onDone: () => void }) {
       message.success(t('totp.enabled'));
       setSetup(null);
       setCode('');
-      // The recovery codes are shown this once; the session is read again when they are put away.
+      // The recovery codes are shown this once, in a dialog that stays open while the page moves on.
       modal.info({
         width: 560,
         title: th('recovery.title'),
         content: <RecoveryCodes codes={recoveryCodes} />,
         okText: th('recovery.saved'),
         okButtonProps: { 'data-testid': 'recovery-codes-ok' } as Record<string, string>,
-        onOk: onDone,
       });
+      onDone();
     } catch (err) {
       message.error((err as Error).message);
     }
