@@ -167,7 +167,7 @@ describe('passwords, device accounts and login by IMEI', () => {
   it('updateDeviceUsername (main:device_username) renames the account of a device of the subtree, nothing else', async () => {
     const agentA = await loginAs(server, 'agentA');
     const agentB = await loginAs(server, 'agentB');
-    const user = await loginAs(server, 'userA1');
+    const user = await loginAs(server, 'userA2');
     const account = await server.ctx.db
       .selectFrom('users')
       .select(['id', 'username'])
