@@ -3,7 +3,15 @@
 // a user without the permission who opens a management route lands on the not-found page.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, launchBrowser, loginAs, type RunningPlatform, screenshot, startPlatform } from './harness.ts';
+import {
+  ADMIN_PASSWORD,
+  completeFirstSignIn,
+  launchBrowser,
+  loginAs,
+  type RunningPlatform,
+  screenshot,
+  startPlatform,
+} from './harness.ts';
 
 const AGENT = { username: 'e2e-agent', password: 'Agent-pass-1' };
 const SUB = { username: 'e2e-sub', password: 'Sub-pass-12' };
@@ -48,6 +56,9 @@ describe('accounts and device ownership in Chromium', () => {
       parentId: agent.data.id,
     });
     expect(plain.meta.success).toBe(true);
+    // The admin typed these passwords: each owner changes it at first sign-in (done here through the API).
+    await completeFirstSignIn(platform.baseUrl, AGENT.username, AGENT.password);
+    await completeFirstSignIn(platform.baseUrl, PLAIN.username, PLAIN.password);
     browser = await launchBrowser();
     agentContext = await browser.newContext({ locale: 'en-US', viewport: { width: 1440, height: 900 } });
     page = await agentContext.newPage();
@@ -132,6 +143,7 @@ describe('accounts and device ownership in Chromium', () => {
   it('the sub-agent logs in and sees exactly that device', async () => {
     const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1440, height: 900 } });
     const sub = await context.newPage();
+    await completeFirstSignIn(platform.baseUrl, SUB.username, SUB.password);
     await loginAs(sub, platform.baseUrl, SUB.username, SUB.password);
     await sub.waitForURL('**/index/home');
     await sub.goto(`${platform.baseUrl}/index/device/deviceList`);

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ADMIN_PASSWORD,
   apiPost,
+  completeFirstSignIn,
   launchBrowser,
   loginAs,
   type RunningPlatform,
@@ -45,6 +46,7 @@ describe('factory production screens in Chromium (APP_ENV test)', () => {
     ] as const) {
       const res = await apiPost<{ id: string }>(admin, '/user/insertUser', { username, password: PASSWORD, role });
       expect(res.meta.success, res.meta.message).toBe(true);
+      await completeFirstSignIn(platform.baseUrl, username, PASSWORD);
       if (username === 'prod-agent') agentId = res.data.id;
     }
     // A production test station uploads its results with an API key (v2 JSON): P4 fails on the station.

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   adminWithTracker,
   apiPost,
+  completeFirstSignIn,
   launchBrowser,
   loginAs,
   type RunningPlatform,
@@ -35,6 +36,7 @@ describe('factory log screens in Chromium', () => {
     ] as const) {
       const res = await apiPost(admin, '/user/insertUser', { username, password: PASSWORD, role });
       expect(res.meta.success, res.meta.message).toBe(true);
+      await completeFirstSignIn(platform.baseUrl, username, PASSWORD);
     }
     const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1440, height: 900 } });
     tester = await context.newPage();

@@ -20,6 +20,7 @@ import { factoryPages } from '../apps/web/src/features/factory/pages.tsx';
 import {
   ADMIN_PASSWORD,
   apiPost,
+  completeFirstSignIn,
   launchBrowser,
   loginAs,
   type RunningPlatform,
@@ -75,6 +76,7 @@ async function createAccounts(page: Page, baseUrl: string, roles: readonly strin
       role: ROLES[name as keyof typeof ROLES],
     });
     expect(res.meta.success, `${name}: ${res.meta.message}`).toBe(true);
+    await completeFirstSignIn(baseUrl, `f-${name}-${suffix}`, PASSWORD);
   }
 }
 

@@ -4,7 +4,15 @@
 // its session.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, launchBrowser, loginAs, type RunningPlatform, screenshot, startPlatform } from './harness.ts';
+import {
+  ADMIN_PASSWORD,
+  completeFirstSignIn,
+  launchBrowser,
+  loginAs,
+  type RunningPlatform,
+  screenshot,
+  startPlatform,
+} from './harness.ts';
 
 const AGENT = { username: 'e2e-roles-agent', password: 'Agent-pass-1', nickname: 'Roles Agent Ltd' };
 const SUPER_AGENT = { username: 'e2e-super-agent', password: 'Super-pass-1', nickname: 'Super Agent Sam' };
@@ -43,6 +51,8 @@ describe('roles without functions in Chromium', () => {
       parentId: agent.data.id,
     });
     expect(sa.meta).toMatchObject({ success: true });
+    await completeFirstSignIn(platform.baseUrl, AGENT.username, AGENT.password);
+    await completeFirstSignIn(platform.baseUrl, SUPER_AGENT.username, SUPER_AGENT.password);
     browser = await launchBrowser();
     const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 800 } });
     page = await context.newPage();

@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   adminWithTracker,
   apiPost,
+  completeFirstSignIn,
   launchBrowser,
   loginAs,
   type RunningPlatform,
@@ -301,6 +302,7 @@ describe('statistics screens in Chromium', () => {
       nickname: 'Stats agent',
     });
     expect(agent.meta.success, agent.meta.message).toBe(true);
+    await completeFirstSignIn(platform.baseUrl, AGENT.username, AGENT.password);
     const moved = await apiPost(page, '/device/transfer', { terminalIDs: [IMEI], userId: agent.data.id });
     expect(moved.meta.success, moved.meta.message).toBe(true);
     const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1440, height: 900 } });

@@ -10,6 +10,7 @@ import { type SeedResult, seedFirstRun } from './db/seed.ts';
 import { buildApp } from './http/app.ts';
 import type { App } from './http/types.ts';
 import { startJobQueue } from './jobs/queue.ts';
+import { sealClearTotpSecrets } from './modules/auth/totpSecrets.ts';
 import { routeModules } from './modules/index.ts';
 import { startLogCleanup } from './modules/logs/cleanup.ts';
 import { SystemLog } from './modules/logs/systemLog.ts';
@@ -55,6 +56,8 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     pool: dbHandle.pool,
     warn: opts.logger ? (m) => console.warn(`warning: ${m}`) : undefined,
   });
+  // Two-factor secrets stored in clear by earlier versions are sealed now.
+  await sealClearTotpSecrets(dbHandle.db);
   const seed = await seedFirstRun(dbHandle.db, config.adminPassword);
   const bus = await createBus(config.busUrl, undefined, config.busPrefix);
   const ctx: AppContext = { config, db: dbHandle.db, dbHandle, bus, services: {} };

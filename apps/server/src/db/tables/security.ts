@@ -38,7 +38,17 @@ export interface RequestCountersTable {
   count: number;
 }
 
+/** One-time two-factor recovery codes (migrations/0441_totp_recovery.sql). */
+export interface TotpRecoveryCodesTable {
+  id: Generated<string>;
+  user_id: string;
+  code_hash: string;
+  used_at: Timestamp | null;
+  created_at: DefaultTimestamp;
+}
+
 export interface SecurityTables {
+  totp_recovery_codes: TotpRecoveryCodesTable;
   request_counters: RequestCountersTable;
   login_throttle: LoginThrottleTable;
   login_locks: LoginLocksTable;

@@ -259,6 +259,23 @@ const ENDPOINTS: Endpoint[] = [
     bad: [{ req: () => body({ terminalIds: [] }), field: 'terminalIds' }],
   },
   {
+    name: '/user/updateDeviceUsername',
+    perm: needs('deviceAccountUsername'),
+    own: (m) => body({ terminalID: m.imei, username: `d-${randomUUID().slice(0, 8)}` }),
+    cross: (o) => body({ terminalID: o.imei, username: `x-${randomUUID().slice(0, 8)}` }),
+    bad: [
+      { req: (m) => body({ terminalID: m.imei }), field: 'username' },
+      { req: () => body({ terminalID: '', username: 'abc' }), field: 'terminalID' },
+    ],
+  },
+  {
+    name: '/user/totp/reset',
+    perm: needs('agentResetPassword'),
+    own: (m) => body({ id: m.id }),
+    cross: (o) => body({ id: o.id }),
+    bad: [{ req: () => body({ id: 'abc' }), field: 'id' }],
+  },
+  {
     name: '/user/importUser',
     perm: needs('agentAdd'),
     own: (m) => body({ parentId: m.id, rows: [{ username: `i-${randomUUID().slice(0, 8)}` }], wait: true }),
@@ -602,6 +619,7 @@ describe('accounts endpoints: permission denial, sibling-subtree denial and bad 
       'agentTransfer',
       'agentResetPassword',
       'agentDelete',
+      'deviceAccountUsername',
       'agentExport',
       'importQuota',
       'importQuotaView',

@@ -152,6 +152,18 @@ const ENDPOINTS: Endpoint[] = [
     cross: (o) => body({ terminalIds: [o.imei] }),
   },
   {
+    name: '/user/updateDeviceUsername',
+    perm: ['main:device_username'],
+    own: (m) => body({ terminalID: m.imei, username: `d-${randomUUID().slice(0, 8)}` }),
+    cross: (o) => body({ terminalID: o.imei, username: `x-${randomUUID().slice(0, 8)}` }),
+  },
+  {
+    name: '/user/totp/reset',
+    perm: ['main:agent_reset_password'],
+    own: (m) => body({ id: m.id }),
+    cross: (o) => body({ id: o.id }),
+  },
+  {
     name: '/user/importUser',
     perm: ['main:agent_add'],
     own: (m) => body({ parentId: m.id, rows: [{ username: `i-${randomUUID().slice(0, 8)}` }], wait: true }),

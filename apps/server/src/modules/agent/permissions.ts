@@ -27,6 +27,7 @@ export const NEEDS = {
   devicesHost: ['main:devices_bulk_host'],
   devicesType: ['main:devices_bulk_type'],
   deviceAccountPassword: ['main:device_reset_password'],
+  deviceAccountUsername: ['main:device_username'],
   systemConfig: ['main:system_config'],
 } as const satisfies Record<string, readonly Permission[]>;
 

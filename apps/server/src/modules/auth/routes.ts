@@ -24,6 +24,7 @@ import {
 import { accountKey, LoginThrottle } from './throttle.ts';
 import { matchTotp } from './totp.ts';
 import { totpRoutes } from './totpRoutes.ts';
+import { openTotpSecret, recoveryCodeHash, useRecoveryCode } from './totpSecrets.ts';
 
 const loginBody = z.object({
   username: z.string().max(100),
@@ -81,7 +82,7 @@ export async function authRoutes(app: App, ctx: AppContext): Promise<void> {
       schema: {
         tags: ['auth'],
         summary:
-          'Second sign-in step: the authenticator code for the ticket of a correct password; meta.code 200 session opened, 211 wrong code, 212 ticket unknown or expired (log in again)',
+          'Second sign-in step: the authenticator code (or one of the account’s one-time recovery codes, XXXX-XXXX-XXXX-XXXX) for the ticket of a correct password; meta.code 200 session opened, 211 wrong code, 212 ticket unknown or expired (log in again)',
         body: z.object({ ticket: z.string().max(100), code: z.string().max(20) }),
         response: { 200: envelopeOf(sessionData.nullable()), 429: rateLimited },
       },
@@ -100,7 +101,24 @@ export async function authRoutes(app: App, ctx: AppContext): Promise<void> {
       }
       const key = accountKey(ticket.username);
       if (await throttled(throttle, key, req, reply)) return reply;
-      const step = matchTotp(ticket.totp_secret, req.body.code, Date.now(), Number(ticket.totp_last_step));
+      const step = matchTotp(
+        openTotpSecret(ticket.totp_secret),
+        req.body.code,
+        Date.now(),
+        Number(ticket.totp_last_step),
+      );
+      // A recovery code instead of the authenticator's: used up here (a code works once), then the session opens.
+      if (
+        step === null &&
+        recoveryCodeHash(req.body.code) &&
+        (await useRecoveryCode(ctx.db, ticket.id, req.body.code))
+      ) {
+        req.log.warn({ userId: ticket.id }, 'two-factor sign-in with a recovery code');
+        await ctx.db.deleteFrom('login_tickets').where('id', '=', ticket.ticketId).execute();
+        await throttle.recordSuccess(key, req.ip);
+        await createSession(ctx, reply, req, ticket.id, ticket.remember);
+        return ok(await sessionAnswer(ctx, ticket), translate('login200', lang));
+      }
       if (step === null) {
         await throttle.recordFailure(key, req.ip, req.log);
         const used = await ctx.db

@@ -112,7 +112,7 @@ describe('two-factor sign-in (TOTP)', () => {
     expect((await agent.post('/user/findById', { id: t.ids.agentB })).meta.success).toBe(true);
     // A plain user is not concerned.
     const user = new ApiClient(server);
-    const userLogin = await user.login('userB1', PASSWORD);
+    const userLogin = await user.signInAsOwner('userB1', PASSWORD);
     expect((userLogin.data as unknown as { restriction: string | null }).restriction).toBeNull();
     await expectOk(t.admin.post('/system/loginSecurity', { requireTotpForStaff: false }));
   });

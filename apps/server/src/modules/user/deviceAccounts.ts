@@ -1,9 +1,13 @@
 // Device accounts: an end-user account named by its device's IMEI (created by a sale "as device accounts"),
 // so a customer logs in with the IMEI printed on the tracker (/api/loginByCert) and sees that device.
+
+import { ROLES } from '@carhere/domain';
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.ts';
+import { ApiError, noPermission } from '../../http/errors.ts';
 import { type Caller, callerIsAdmin, subtreePattern } from '../agent/scope.ts';
 import { generateAccountPassword, hashPassword } from '../auth/password.ts';
+import { renameUser } from './service.ts';
 
 /** Device accounts below the caller whose name is one of these IMEIs and whose device the caller reaches. */
 export async function findDeviceAccounts(
@@ -69,4 +73,34 @@ export async function resetDeviceAccountPasswords(
     notFound: wanted.filter((t) => !found.has(t.toLowerCase())),
     passwords,
   };
+}
+
+/**
+ * The device username change (spec §6 main:device_username): renames the account that signs in for a device, i.e.
+ * the end-user account (role user) owning it, below the caller and reached through the caller's subtree.
+ */
+export async function renameDeviceAccount(
+  ctx: AppContext,
+  caller: Caller,
+  terminalID: string,
+  username: string,
+): Promise<{ id: string; from: string; to: string }> {
+  let q = ctx.db
+    .selectFrom('devices as d')
+    .innerJoin('users as owner', 'owner.id', 'd.user_id')
+    .select(['owner.id', 'owner.username', 'owner.role', 'owner.path'])
+    .where(sql<boolean>`lower(d.terminal_id) = lower(${terminalID.trim()})`);
+  if (!callerIsAdmin(caller)) q = q.where('owner.path', 'like', subtreePattern(caller.path));
+  const owner = await q.executeTakeFirst();
+  // Not reached, or a device held by an agent (no account of its own): no permission. One's own: not here.
+  if (!owner) throw noPermission();
+  if (owner.id === caller.id) throw new ApiError(400, 'account.notSelf', 400);
+  if (owner.role !== ROLES.user) throw noPermission();
+  await renameUser(ctx, caller, owner.id, username);
+  const renamed = await ctx.db
+    .selectFrom('users')
+    .select('username')
+    .where('id', '=', owner.id)
+    .executeTakeFirstOrThrow();
+  return { id: owner.id, from: owner.username, to: renamed.username };
 }

@@ -49,10 +49,36 @@ describe('passwords, device accounts and login by IMEI', () => {
     expect((await new ApiClient(server).post('/user/checkUserPassword', anonymous)).meta.message).toBe('407');
   });
 
+  it('a password the creator typed (admin or agent, any role) must be changed at first sign-in; the owner’s change clears it', async () => {
+    const agentA = await loginAs(server, 'agentA');
+    for (const [creator, name, role] of [
+      [t.admin, 'typedByAdmin', 2],
+      [agentA, 'typedByAgent', 3],
+      [agentA, 'typedAgentByAgent', 2],
+    ] as const) {
+      await expectOk(creator.post('/user/insertUser', { username: name, password: 'Typed-pass-1', role }));
+      const owner = new ApiClient(server);
+      const login = await owner.login(name, 'Typed-pass-1');
+      expect(login.meta.code).toBe(200);
+      expect((login.data as unknown as { restriction: string | null }).restriction).toBe('changePassword');
+      const refused = await owner.post('/user/findById', { id: login.data.userInfo.id });
+      expect(refused.status).toBe(403);
+      expect(refused.meta.message).toBe('You must change your password before continuing');
+      // The same password again is not a change.
+      const same = { oldPassword: 'Typed-pass-1', password: 'Typed-pass-1', confirmPassword: 'Typed-pass-1' };
+      expect((await owner.post('/user/checkUserPassword', same)).meta.success).toBe(false);
+      const own = { oldPassword: 'Typed-pass-1', password: 'Owners-own-1', confirmPassword: 'Owners-own-1' };
+      await expectOk(owner.post('/user/checkUserPassword', own));
+      expect((await expectOk<{ restriction: string | null }>(owner.get('/session'))).restriction).toBeNull();
+      expect((await owner.post('/user/findById', { id: login.data.userInfo.id })).meta.success).toBe(true);
+    }
+  });
+
   it('GET checkPassword says whether an account still has a password someone else set', async () => {
     const agentA = await loginAs(server, 'agentA');
     expect(await expectOk(agentA.get('/user/checkPassword'))).toEqual({ isDefault: false });
-    expect(await expectOk(agentA.get(`/user/checkPassword?id=${t.ids.userA2}`))).toEqual({ isDefault: false });
+    // userA2 was created with a password its creator typed and has not signed in yet.
+    expect(await expectOk(agentA.get(`/user/checkPassword?id=${t.ids.userA2}`))).toEqual({ isDefault: true });
     expect((await agentA.get(`/user/checkPassword?id=${t.ids.userB1}`)).status).toBe(403);
     expect((await agentA.get('/user/checkPassword?id=abc')).status).toBe(400);
   });
@@ -138,6 +164,45 @@ describe('passwords, device accounts and login by IMEI', () => {
     const user = await loginAs(server, 'userA2');
     expect((await user.post('/user/updatePwdByTerminalIds', { terminalIds: [imeis[0]] })).status).toBe(403);
   });
+  it('updateDeviceUsername (main:device_username) renames the account of a device of the subtree, nothing else', async () => {
+    const agentA = await loginAs(server, 'agentA');
+    const agentB = await loginAs(server, 'agentB');
+    const user = await loginAs(server, 'userA2');
+    const account = await server.ctx.db
+      .selectFrom('users')
+      .select(['id', 'username'])
+      .where('username', '=', imeis[0])
+      .executeTakeFirstOrThrow();
+    // Without the permission, from the sibling tenant, a device held by an agent, oneself, bad input: refused.
+    expect((await user.post('/user/updateDeviceUsername', { terminalID: imeis[0], username: 'car-1' })).status).toBe(
+      403,
+    );
+    expect((await agentB.post('/user/updateDeviceUsername', { terminalID: imeis[0], username: 'car-1' })).status).toBe(
+      403,
+    );
+    expect((await t.admin.post('/user/updateDeviceUsername', { terminalID: imeis[2], username: 'car-1' })).status).toBe(
+      403,
+    );
+    expect((await agentA.post('/user/updateDeviceUsername', { terminalID: imeis[2], username: 'car-1' })).status).toBe(
+      400,
+    );
+    expect((await agentA.post('/user/updateDeviceUsername', { terminalID: imeis[0] })).status).toBe(400);
+    const taken = await agentA.post('/user/updateDeviceUsername', { terminalID: imeis[0], username: 'AGENTB' });
+    expect(taken.meta.message).toBe('The user name is already in use!');
+    expect(
+      (await server.ctx.db.selectFrom('users').select('username').where('id', '=', account.id).executeTakeFirst())
+        ?.username,
+    ).toBe(imeis[0]);
+
+    const renamed = await expectOk<{ id: string; from: string; to: string }>(
+      agentA.post('/user/updateDeviceUsername', { terminalID: imeis[0], username: 'Car-Owner-1' }),
+    );
+    expect(renamed).toEqual({ id: account.id, from: imeis[0], to: 'Car-Owner-1' });
+    // The account signs in under its new name with its password, and still sees its device.
+    const owner = await loginAs(server, 'Car-Owner-1', passwords.get(imeis[0]));
+    const list = await expectOk<{ list: { terminalID: string }[] }>(owner.post('/device/findByUserId', {}));
+    expect(list.list.map((d) => d.terminalID)).toEqual([imeis[0]]);
+  });
 });
 
 describe('importUser (bulk accounts as a job with progress)', () => {
@@ -221,4 +286,5 @@ describe('importUser (bulk accounts as a job with progress)', () => {
     expect((await agentB.get(`/user/importJob?id=${job.id}`)).status).toBe(404);
     expect((await agentA.get('/user/importJob?id=not-a-uuid')).status).toBe(400);
   });
+
 });

@@ -1,5 +1,6 @@
-// Passwords: the caller's own change (checkUserPassword), the default-password check (GET checkPassword), and
-// resetting the passwords of device accounts by IMEI (updatePwdByTerminalIds).
+// Passwords: the caller's own change (checkUserPassword), the default-password check (GET checkPassword),
+// resetting the passwords of device accounts by IMEI (updatePwdByTerminalIds), and the device username change
+// (updateDeviceUsername, permission main:device_username).
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { envelopeOf, ok } from '../../http/envelope.ts';
@@ -7,7 +8,7 @@ import { callerLang, translate } from '../../http/i18n.ts';
 import type { App } from '../../http/types.ts';
 import { needs } from '../agent/permissions.ts';
 import { idSchema } from '../agent/schema.ts';
-import { resetDeviceAccountPasswords } from './deviceAccounts.ts';
+import { renameDeviceAccount, resetDeviceAccountPasswords } from './deviceAccounts.ts';
 import { changeOwnPassword, hasDefaultPassword } from './service.ts';
 
 export async function userPasswordRoutes(app: App, ctx: AppContext): Promise<void> {
@@ -67,5 +68,24 @@ export async function userPasswordRoutes(app: App, ctx: AppContext): Promise<voi
       },
     },
     async (req) => ok(await resetDeviceAccountPasswords(ctx, req.user!, req.body.terminalIds)),
+  );
+
+  app.post(
+    '/user/updateDeviceUsername',
+    {
+      config: { permission: needs('deviceAccountUsername') },
+      schema: {
+        tags: ['user'],
+        summary:
+          'Change the username of a device’s account: the end-user account (role user) of the caller’s subtree that owns the device; the name must stay unique. Answers the former and the new name',
+        body: z.object({ terminalID: z.string().trim().min(1).max(20), username: z.string().max(50) }),
+        response: { 200: envelopeOf(z.object({ id: z.string(), from: z.string(), to: z.string() })) },
+      },
+    },
+    async (req) =>
+      ok(
+        await renameDeviceAccount(ctx, req.user!, req.body.terminalID, req.body.username),
+        translate('action.save.success', callerLang(req)),
+      ),
   );
 }

@@ -133,8 +133,9 @@ export function checkContactFields(input: Pick<UserPatch, 'telephone' | 'provide
 }
 
 /**
- * Creates an account. With a password chosen by the creator (the form offers it) the account keeps it; without,
- * a random one is generated, answered once (`password`), and must be changed at first sign-in.
+ * Creates an account. With a password chosen by the creator (the form offers it) the account gets it; without,
+ * a random one is generated and answered once (`password`). Either way someone other than the account's owner
+ * set it, so the account must change it at first sign-in.
  */
 export async function createUser(
   ctx: AppContext,
@@ -154,7 +155,7 @@ export async function createUser(
   try {
     const id = await ctx.db
       .transaction()
-      .execute((trx) => insertAccount(trx, parent.id, { ...input, username }, hash, !chosen));
+      .execute((trx) => insertAccount(trx, parent.id, { ...input, username }, hash, true));
     return { id, password: chosen ? null : password };
   } catch (err) {
     if (isUniqueViolation(err)) throw new ApiError(400, 'account.usernameTaken', 400);

@@ -9,6 +9,7 @@ import type { ColumnsType } from 'antd/es/table';
 import dayjs from 'dayjs';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { resetTwoFactor } from '../deviceAccount/api.ts';
 import { PasswordsResult } from '../security/PasswordsResult.tsx';
 import { type AccountActionKind, AccountActionModal } from './AccountActionModal.tsx';
 import { AccountFormModal } from './AccountFormModal.tsx';
@@ -38,6 +39,7 @@ type Dialog =
 
 export default function AgentListPage() {
   const { t } = useTranslation('agent');
+  const { t: th } = useTranslation('harden');
   const { message, modal } = App.useApp();
   const queryClient = useQueryClient();
   const roleLabel = useRoleLabel();
@@ -126,6 +128,22 @@ export default function AgentListPage() {
       },
     });
 
+  const confirmResetTwoFactor = (row: AccountRow) =>
+    modal.confirm({
+      title: th('resetTwoFactor.confirm', { name: row.username }),
+      okText: t('ok'),
+      cancelText: t('cancel'),
+      okButtonProps: { 'data-testid': 'reset-two-factor-ok' } as Record<string, string>,
+      onOk: async () => {
+        try {
+          const r = await resetTwoFactor(row.id);
+          message.success(th(r.wasEnabled ? 'resetTwoFactor.done' : 'resetTwoFactor.wasOff', { name: row.username }));
+        } catch (err) {
+          message.error((err as Error).message);
+        }
+      },
+    });
+
   const doExport = async () => {
     try {
       await exportAccounts(selectedId, true, `${t('exportFile')}-${dayjs().format('YYYYMMDD-HHmm')}.xlsx`);
@@ -146,6 +164,7 @@ export default function AgentListPage() {
     add('transfer', 'move', t('action.move'));
     add('resetPassword', 'resetPassword', t('action.resetPassword'));
     add('clearSessions', 'clearSessions', t('action.clearSessions'));
+    add('resetTwoFactor', 'resetTwoFactor', th('resetTwoFactor.action'));
     if (isAgent(row.role)) add('quota', 'quota', t('action.quota'));
     add('delete', 'delete', t('action.delete'), true);
     return items;
@@ -155,6 +174,7 @@ export default function AgentListPage() {
     if (key === 'edit') setDialog({ kind: 'edit', account: row });
     else if (key === 'resetPassword') confirmReset(row);
     else if (key === 'clearSessions') confirmClearSessions(row);
+    else if (key === 'resetTwoFactor') confirmResetTwoFactor(row);
     else if (key === 'delete') confirmDelete([row.id]);
     else setDialog({ kind: key as AccountActionKind, account: row });
   };

@@ -10,6 +10,7 @@ export type AccountAction =
   | 'transfer'
   | 'resetPassword'
   | 'clearSessions'
+  | 'resetTwoFactor'
   | 'delete'
   | 'quota'
   | 'export';
@@ -22,6 +23,8 @@ const NEEDS: Record<AccountAction, string[]> = {
   resetPassword: ['main:agent_reset_password'],
   // /user/clear: the server asks for the same permission as a password reset.
   clearSessions: ['main:agent_reset_password'],
+  // /user/totp/reset: the same permission as a password reset (admin: any account; agent: its subtree).
+  resetTwoFactor: ['main:agent_reset_password'],
   delete: ['main:agent_delete'],
   quota: ['main:agent_import_quota'],
   export: ['main:agent_export', 'main:agent_add'],

@@ -11,6 +11,11 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAuth } from '../../auth/store.ts';
 import { SubNav } from '../agent/SubNav.tsx';
+import {
+  DEVICE_ACCOUNT_ACTIONS,
+  type DeviceAccountAction,
+  DeviceAccountDialog,
+} from '../deviceAccount/DeviceAccountDialog.tsx';
 import { AccountSelect } from './AccountSelect.tsx';
 import {
   countDevices,
@@ -62,6 +67,7 @@ export default function DeviceListPage() {
   const [selected, setSelected] = useState<DeviceItem[]>([]);
   const [editing, setEditing] = useState<string | null>(null);
   const [batch, setBatch] = useState<{ kind: BatchKind; ids: string[] } | null>(null);
+  const [accountAction, setAccountAction] = useState<{ kind: DeviceAccountAction; ids: string[] } | null>(null);
 
   const change = (patch: Partial<DeviceListFilter>) => {
     setFilter((f) => ({ ...f, ...patch }));
@@ -93,6 +99,9 @@ export default function DeviceListPage() {
 
   const batches = BATCHES.filter((b) => hasPermission(held, b.needs));
   const canEdit = hasPermission(held, ['main:device_edit']);
+  // Device accounts (password reset, username change): their own dialog, not a batch of BatchOperation.
+  const accountActions = DEVICE_ACCOUNT_ACTIONS.filter((a) => hasPermission(held, a.needs));
+  const { t: th } = useTranslation('harden');
 
   const columns: ColumnsType<DeviceItem> = useMemo(
     () => [
@@ -164,26 +173,35 @@ export default function DeviceListPage() {
                 data-testid="device-edit"
               />
             )}
-            {batches.length > 0 && (
+            {batches.length + accountActions.length > 0 && (
               <Dropdown
                 trigger={['click']}
                 menu={{
-                  items: batches.map((b) => ({
-                    key: b.kind,
-                    label: t(`batch.title.${b.kind}`),
-                    danger: b.kind === 'reset',
-                  })),
-                  onClick: ({ key }) => setBatch({ kind: key as BatchKind, ids: [d.terminalID] }),
+                  items: [
+                    ...batches.map((b) => ({
+                      key: b.kind,
+                      label: t(`batch.title.${b.kind}`),
+                      danger: b.kind === 'reset',
+                    })),
+                    ...accountActions.map((a) => ({
+                      key: a.kind,
+                      label: <span data-testid={`device-action-${a.kind}`}>{th(`${a.kind}.action`)}</span>,
+                    })),
+                  ],
+                  onClick: ({ key }) =>
+                    accountActions.some((a) => a.kind === key)
+                      ? setAccountAction({ kind: key as DeviceAccountAction, ids: [d.terminalID] })
+                      : setBatch({ kind: key as BatchKind, ids: [d.terminalID] }),
                 }}
               >
-                <Button type="link" size="small" icon={<MoreOutlined />} />
+                <Button type="link" size="small" icon={<MoreOutlined />} data-testid="device-row-actions" />
               </Dropdown>
             )}
           </Space>
         ),
       },
     ],
-    [t, canEdit, batches],
+    [t, th, canEdit, batches, accountActions],
   );
 
   return (
@@ -223,7 +241,7 @@ export default function DeviceListPage() {
             ),
           }))}
         />
-        {selected.length > 0 && batches.length > 0 && (
+        {selected.length > 0 && batches.length + accountActions.length > 0 && (
           <Space wrap style={{ marginBottom: 8 }}>
             <Typography.Text>{t('selected', { count: selected.length })}</Typography.Text>
             {batches.map((b) => (
@@ -237,6 +255,15 @@ export default function DeviceListPage() {
                 {t(`batch.title.${b.kind}`)}
               </Button>
             ))}
+            {accountActions.some((a) => a.kind === 'devicePassword') && (
+              <Button
+                size="small"
+                onClick={() => setAccountAction({ kind: 'devicePassword', ids: selected.map((d) => d.terminalID) })}
+                data-testid="device-batch-devicePassword"
+              >
+                {th('devicePassword.batch')}
+              </Button>
+            )}
           </Space>
         )}
         <Table
@@ -247,7 +274,7 @@ export default function DeviceListPage() {
           columns={columns}
           scroll={{ x: 1330 }}
           rowSelection={
-            batches.length > 0
+            batches.length + accountActions.length > 0
               ? { selectedRowKeys: selected.map((d) => d.id), onChange: (_keys, rows) => setSelected(rows) }
               : undefined
           }
@@ -268,6 +295,16 @@ export default function DeviceListPage() {
           onClose={(changed) => {
             setEditing(null);
             if (changed) refresh();
+          }}
+        />
+      )}
+      {accountAction && (
+        <DeviceAccountDialog
+          kind={accountAction.kind}
+          terminalIDs={accountAction.ids}
+          onClose={() => {
+            setAccountAction(null);
+            refresh();
           }}
         />
       )}

@@ -53,6 +53,7 @@ function Panel({ children }: { children: ReactNode }) {
 
 export default function LoginPage() {
   const { t, i18n } = useTranslation();
+  const { t: th } = useTranslation('harden');
   const navigate = useNavigate();
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState<'login' | 'demo' | 'code' | null>(null);
@@ -153,13 +154,15 @@ export default function LoginPage() {
               <Input
                 value={code}
                 onChange={(e) => setCode(e.target.value)}
-                inputMode="numeric"
                 autoComplete="one-time-code"
-                maxLength={6}
+                maxLength={19}
                 autoFocus
                 data-testid="login-totp-code"
               />
             </Form.Item>
+            <Typography.Paragraph type="secondary" style={{ fontSize: 12 }} data-testid="login-recovery-hint">
+              {th('recovery.loginHint')}
+            </Typography.Paragraph>
             <Button type="primary" htmlType="submit" block loading={busy === 'code'} data-testid="login-totp-submit">
               {t('login.submit')}
             </Button>

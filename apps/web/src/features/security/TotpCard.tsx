@@ -4,11 +4,13 @@ import { App, Button, Card, Input, QRCode, Space, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { authStore, useAuth } from '../../auth/store.ts';
-import { currentSession, totpDisable, totpEnable, totpSetup } from './api.ts';
+import { RecoveryCodes } from '../deviceAccount/RecoveryCodes.tsx';
+import { currentSession, totpDisable, totpEnable, totpRecoveryCodes, totpSetup } from './api.ts';
 
 export function TotpEnrol({ onDone }: { onDone: () => void }) {
   const { t } = useTranslation('security');
-  const { message } = App.useApp();
+  const { t: th } = useTranslation('harden');
+  const { message, modal } = App.useApp();
   const [setup, setSetup] = useState<{ secret: string; uri: string } | null>(null);
   const [code, setCode] = useState('');
   const start = async () => {
@@ -20,10 +22,18 @@ export function TotpEnrol({ onDone }: { onDone: () => void }) {
   };
   const confirm = async () => {
     try {
-      await totpEnable(code.trim());
+      const { recoveryCodes } = await totpEnable(code.trim());
       message.success(t('totp.enabled'));
       setSetup(null);
       setCode('');
+      // The recovery codes are shown this once, in a dialog that stays open while the page moves on.
+      modal.info({
+        width: 560,
+        title: th('recovery.title'),
+        content: <RecoveryCodes codes={recoveryCodes} />,
+        okText: th('recovery.saved'),
+        okButtonProps: { 'data-testid': 'recovery-codes-ok' } as Record<string, string>,
+      });
       onDone();
     } catch (err) {
       message.error((err as Error).message);
@@ -70,7 +80,8 @@ export async function refreshSession(): Promise<void> {
 
 export function TotpCard() {
   const { t } = useTranslation('security');
-  const { message } = App.useApp();
+  const { t: th } = useTranslation('harden');
+  const { message, modal } = App.useApp();
   const auth = useAuth();
   const [code, setCode] = useState('');
   const on = auth?.totpEnabled === true;
@@ -80,6 +91,20 @@ export function TotpCard() {
       setCode('');
       message.success(t('totp.disabled'));
       await refreshSession();
+    } catch (err) {
+      message.error((err as Error).message);
+    }
+  };
+  const renew = async () => {
+    try {
+      const { recoveryCodes } = await totpRecoveryCodes(code.trim());
+      setCode('');
+      modal.info({
+        width: 560,
+        title: th('recovery.title'),
+        content: <RecoveryCodes codes={recoveryCodes} />,
+        okText: th('recovery.saved'),
+      });
     } catch (err) {
       message.error((err as Error).message);
     }
@@ -97,14 +122,16 @@ export function TotpCard() {
             <Input
               value={code}
               onChange={(e) => setCode(e.target.value)}
-              placeholder={t('totp.code')}
-              inputMode="numeric"
-              maxLength={6}
-              style={{ width: 140 }}
+              placeholder={th('recovery.codeOrRecovery')}
+              maxLength={19}
+              style={{ width: 220 }}
               data-testid="totp-disable-code"
             />
             <Button danger onClick={() => void disable()} data-testid="totp-disable">
               {t('totp.disable')}
+            </Button>
+            <Button onClick={() => void renew()} data-testid="totp-renew-recovery">
+              {th('recovery.renew')}
             </Button>
           </Space>
         ) : (
