@@ -17,7 +17,7 @@ import type { AppContext } from '../../context.ts';
 import { noPermission, notFound } from '../../http/errors.ts';
 import { reachesPath } from '../../http/hierarchy.ts';
 import { type Caller, reachableUserPath } from '../location/devices.ts';
-import { addInto, type DailyRecord, emptyTotals, loadDaily, type Totals, zoneGroups } from './daily.ts';
+import { addInto, type DailyRecord, dailyPageJson, emptyTotals, loadDaily, type Totals, zoneGroups } from './daily.ts';
 import { loadFixColumns } from './fixes.ts';
 import { checkRange, type Selection, type StatDevice, selectDevices } from './select.ts';
 
@@ -29,10 +29,17 @@ export interface Range {
   endTime: number;
 }
 
-export async function statFind(ctx: AppContext, caller: Caller, q: Selection & Range): Promise<DailyRecord[]> {
+/** One page of statFind as JSON text `{"total":…,"list":[…]}` (the /stat/find answer's data). */
+export async function statFindJson(
+  ctx: AppContext,
+  caller: Caller,
+  q: Selection & Range,
+  offset: number,
+  limit: number,
+): Promise<string> {
   checkRange(q.startTime, q.endTime, STAT_MAX_DAYS);
   const devices = await selectDevices(ctx, caller, q);
-  return loadDaily(ctx.dbHandle.pool, devices, q.startTime, q.endTime);
+  return dailyPageJson(ctx.dbHandle.pool, devices, q.startTime, q.endTime, offset, limit);
 }
 
 export interface DeviceTotals extends Totals {
@@ -44,7 +51,7 @@ export interface DeviceTotals extends Totals {
 export async function findAllMileage(ctx: AppContext, caller: Caller, q: Selection & Range): Promise<DeviceTotals[]> {
   checkRange(q.startTime, q.endTime, STAT_MAX_DAYS);
   const devices = await selectDevices(ctx, caller, q);
-  const rows = await loadDaily(ctx.dbHandle.pool, devices, q.startTime, q.endTime);
+  const rows = await loadDaily(ctx.dbHandle.pool, devices, q.startTime, q.endTime, { alarms: false });
   const byId = new Map<string, DeviceTotals>(
     devices.map((d) => [d.id, { terminalID: d.terminalID, displayName: d.displayName, ...emptyTotals() }]),
   );
@@ -91,7 +98,9 @@ export async function findByUserIds(
       deviceCount: devices.length,
       ...emptyTotals(),
     };
-    for (const r of await loadDaily(ctx.dbHandle.pool, devices, q.startTime, q.endTime)) addInto(t, r);
+    for (const r of await loadDaily(ctx.dbHandle.pool, devices, q.startTime, q.endTime, { alarms: false })) {
+      addInto(t, r);
+    }
     out.push(t);
   }
   return out;
