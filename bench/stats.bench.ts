@@ -20,10 +20,11 @@ import { PartitionManager } from '../apps/server/src/gateway/ingest/partitions.t
 import { DeviceStateWriter } from '../apps/server/src/gateway/ingest/state-writer.ts';
 import type { IngestRecord, StoredPosition } from '../apps/server/src/gateway/ingest/types.ts';
 import { startServer } from '../apps/server/src/main.ts';
-import { DAILY_SQL } from '../apps/server/src/modules/stat/daily.ts';
+import { DAILY_JSON_SQL, dailyJsonParams } from '../apps/server/src/modules/stat/daily.ts';
 import { runExport } from '../apps/server/src/modules/stat/export.ts';
 import { RollupRequester } from '../apps/server/src/modules/stat/jobs.ts';
 import { markForRebuild, runRollup } from '../apps/server/src/modules/stat/rollup.ts';
+import { selectDevices } from '../apps/server/src/modules/stat/select.ts';
 import { BENCH_ADMIN_PASSWORD, percentile, report, round, scratchPostgres } from './lib-gateway-db.ts';
 
 const DEVICES = 1000;
@@ -122,13 +123,14 @@ async function main(): Promise<void> {
       `  /api/stat/find, ${DEVICES} devices × ${DAYS} days: ${total} rows (${round(bytes / 1e6)} MB), p50 ${round(p50)} ms, max ${round(Math.max(...times))} ms (target p50 < 150 ms)`,
     );
     const ids = (await pool.query<{ id: string }>('SELECT id FROM devices ORDER BY id')).rows.map((r) => r.id);
-    const days = [new Date(start + 8 * 3_600_000).toISOString().slice(0, 10), new Date(end).toISOString().slice(0, 10)];
-    const plan = await pool.query(`EXPLAIN (ANALYZE, BUFFERS) ${DAILY_SQL}`, [
-      ids,
-      ids.map(() => days[0]),
-      ids.map(() => days[1]),
-      0,
-      null,
+    const statDevices = await selectDevices(running.ctx, { id: '1', role: 1, path: '/1/' } as never, {
+      userId: '2',
+      children: true,
+    });
+    const jsonParams = dailyJsonParams(statDevices, start, end - 1);
+    const plan = await pool.query(`EXPLAIN (ANALYZE, BUFFERS) ${DAILY_JSON_SQL}`, [
+      ...jsonParams.values,
+      jsonParams.count,
     ]);
     console.log('  query plan of the daily-rows read:');
     for (const row of plan.rows as { 'QUERY PLAN': string }[]) console.log(`    ${row['QUERY PLAN']}`);

@@ -17,7 +17,7 @@ import type { AppContext } from '../../context.ts';
 import { noPermission, notFound } from '../../http/errors.ts';
 import { reachesPath } from '../../http/hierarchy.ts';
 import { type Caller, reachableUserPath } from '../location/devices.ts';
-import { addInto, type DailyRecord, dailyPageJson, emptyTotals, loadDaily, type Totals, zoneGroups } from './daily.ts';
+import { addInto, dailyPageJson, emptyTotals, loadDaily, type Totals, zoneGroups } from './daily.ts';
 import { loadFixColumns } from './fixes.ts';
 import { checkRange, type Selection, type StatDevice, selectDevices } from './select.ts';
 
@@ -51,7 +51,7 @@ export interface DeviceTotals extends Totals {
 export async function findAllMileage(ctx: AppContext, caller: Caller, q: Selection & Range): Promise<DeviceTotals[]> {
   checkRange(q.startTime, q.endTime, STAT_MAX_DAYS);
   const devices = await selectDevices(ctx, caller, q);
-  const rows = await loadDaily(ctx.dbHandle.pool, devices, q.startTime, q.endTime, { alarms: false });
+  const rows = await loadDaily(ctx.dbHandle.pool, devices, q.startTime, q.endTime);
   const byId = new Map<string, DeviceTotals>(
     devices.map((d) => [d.id, { terminalID: d.terminalID, displayName: d.displayName, ...emptyTotals() }]),
   );
@@ -98,7 +98,7 @@ export async function findByUserIds(
       deviceCount: devices.length,
       ...emptyTotals(),
     };
-    for (const r of await loadDaily(ctx.dbHandle.pool, devices, q.startTime, q.endTime, { alarms: false })) {
+    for (const r of await loadDaily(ctx.dbHandle.pool, devices, q.startTime, q.endTime)) {
       addInto(t, r);
     }
     out.push(t);

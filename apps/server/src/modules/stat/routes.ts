@@ -29,6 +29,7 @@ import {
   stays,
   trips,
 } from './queries.ts';
+import { speedLimitRoutes } from './speedLimit.ts';
 
 const totalsFields = {
   mileage: z.number(),
@@ -283,4 +284,5 @@ export async function statRoutes(app: App, ctx: AppContext): Promise<void> {
   );
 
   await exportRoutes(app, ctx);
+  await speedLimitRoutes(app, ctx);
 }
