@@ -21,6 +21,7 @@ import {
   alarmCounts,
   alarmRows,
   battery,
+  batteryAlarmsPerDay,
   fenceVisits,
   findAllMileage,
   findByUserIds,
@@ -129,10 +130,16 @@ const pastDueSchema = z.object({
 const batterySchema = z.object({
   terminalID: z.string(),
   displayName: z.string(),
+  /** % as last reported */
   battery: z.number().nullable(),
+  /** battery-pack voltage, V */
+  voltage: z.number().nullable(),
+  state: z.enum(['charging', 'discharging', 'idle']).nullable(),
+  hasPack: z.boolean(),
   time: z.string().nullable(),
   low: z.boolean(),
 });
+const batteryAlarmDaySchema = z.object({ statsticDate: z.string(), type: z.number(), count: z.number() });
 
 /** One page of a full list. */
 export function page<T>(list: T[], pageNum: number, pageSize: number): { total: number; list: T[] } {
@@ -280,6 +287,22 @@ export async function statRoutes(app: App, ctx: AppContext): Promise<void> {
       const all = await battery(ctx, req.user!, b);
       const lowCount = all.reduce((n, r) => n + (r.low ? 1 : 0), 0);
       return ok({ ...page(all, b.pageNum, b.pageSize), lowCount });
+    },
+  );
+
+  app.post(
+    '/stat/batteryAlarms',
+    {
+      config: { permission: [...STAT_PERMISSIONS.battery] },
+      schema: schema(
+        'Battery alarms per day and code (low battery 14/15/18, battery pack 50–80), from the daily rows',
+        statFindBody,
+        batteryAlarmDaySchema,
+      ),
+    },
+    async (req) => {
+      const b = statFindBody.parse(req.body);
+      return ok(page(await batteryAlarmsPerDay(ctx, req.user!, b), b.pageNum, b.pageSize));
     },
   );
 
