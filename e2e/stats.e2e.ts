@@ -8,7 +8,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Fix, SimulatedDevice, VehicleTrack } from '@carhere/simulator';
+import { type Fix, SimulatedDevice, VehicleTrack } from '@carhere/simulator';
 import ExcelJS from 'exceljs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,6 +24,9 @@ import {
 } from './harness.ts';
 
 const IMEI = '868120000013013';
+/** A JT/T 808 tracker with a battery pack (item 0xEF) that drives through a fence. */
+const PACK_IMEI = '13913000013';
+const FENCE_NAME = 'Depot 13';
 /** The device's name: markup that would run if any screen wrote it as HTML (table, chart, map). */
 const NAME = 'Van <img src=x onerror=__xss=13>';
 const AGENT = { username: 'e2e-stats-agent', password: 'Agent-pass-13' };
@@ -142,6 +145,7 @@ describe('statistics screens in Chromium', () => {
   let page: Page;
   let tracker: SimulatedDevice;
   let drive: Drive;
+  let packTracker: SimulatedDevice;
   const downloads = mkdtempSync(join(tmpdir(), 'carhere-stats-e2e-'));
   /** Uncaught errors of the admin's page (a screen that crashes shows React Router's error page instead). */
   const pageErrors: string[] = [];
@@ -178,9 +182,63 @@ describe('statistics screens in Chromium', () => {
       },
       () => ({ answer, expected: drive.metres, sent: tracker.stats }),
     );
+    // The battery-pack tracker: imported, linked to a fence, then out → in (pack faults appear) → out.
+    const imported = await apiPost(page, '/device/import', { text: PACK_IMEI, protocol: 1, deviceType: 8, wait: true });
+    expect(imported.meta.success, imported.meta.message).toBe(true);
+    const fence = await apiPost(page, '/fence/add', {
+      name: FENCE_NAME,
+      shape: 'circle',
+      lat: 22.5,
+      lon: 114,
+      radius: 300,
+      alarmType: 'inOut',
+      terminalIDs: [PACK_IMEI],
+    });
+    expect(fence.meta.success, fence.meta.message).toBe(true);
+    packTracker = new SimulatedDevice({
+      protocol: 'jt808',
+      terminalId: PACK_IMEI,
+      host: '127.0.0.1',
+      port: platform.jt808Port,
+      track: new VehicleTrack({ centerLat: 22.5, centerLon: 114, radiusKm: 1, maxSpeed: 20 }),
+    });
+    await packTracker.connect();
+    const t0 = Math.floor((Date.now() - 40 * 60_000) / 1000) * 1000;
+    const packFixes: Fix[] = [];
+    for (let i = 0; i < 14; i++) {
+      const inside = i >= 4 && i < 10;
+      packFixes.push({
+        time: t0 + i * 10_000,
+        lat: inside ? 22.5 : 22.52,
+        lon: 114,
+        speed: 20,
+        course: 0,
+        altitude: 10,
+        satellites: 9,
+        mileage: 0,
+        acc: true,
+        battery: 60,
+        batteryPack: {
+          voltage: 51.2,
+          current: 6.5,
+          percentage: 64,
+          temperature: 27,
+          useCount: 412,
+          faults: i < 5 ? 0 : i < 8 ? 1 : 0x4001,
+        },
+      });
+    }
+    for (const f of packFixes) packTracker.sendFix(f, null);
+    await waitFor(
+      'the pack tracker’s fixes',
+      async () => (packTracker.stats.acked >= packFixes.length ? true : undefined),
+      () => packTracker.stats,
+      30_000,
+    );
   });
   afterAll(async () => {
     tracker?.stop();
+    packTracker?.stop();
     await browser?.close();
     await platform?.stop();
     rmSync(downloads, { recursive: true, force: true });
@@ -257,6 +315,56 @@ describe('statistics screens in Chromium', () => {
     await page.getByTestId('trip-row').nth(1).click();
     expect(await paintedPixels(page, 'speed-chart')).toBeGreaterThan(500);
     await screenshot(page, 'stats-trips');
+  });
+
+  it('fence visits: the pack tracker’s visit to the fence, with its hours drawn', async () => {
+    await page.goto(`${platform.baseUrl}/index/count/countFenceVisits`);
+    const row = page.locator('[data-testid="fence-visits-table"] tbody tr').filter({ hasText: PACK_IMEI });
+    await row.first().waitFor({ timeout: 30_000 });
+    expect(await row.count()).toBe(1);
+    expect(await row.textContent()).toContain(FENCE_NAME);
+    await page.getByTestId('fence-visits-totals').waitFor();
+    expect(await paintedPixels(page, 'fence-visits-chart')).toBeGreaterThan(500);
+    await screenshot(page, 'stats-fence-visits');
+  });
+
+  it('battery: level, pack voltage and charging state per device, the pack detail, alarms per day drawn', async () => {
+    // The pack faults (alarms 50 and 64) reach the daily rows through the roll-up.
+    const now = Date.now();
+    let last: unknown;
+    await waitFor(
+      'the battery alarms in the daily rows',
+      async () => {
+        const res = await apiPost<{ list: { type: number }[] }>(page, '/stat/batteryAlarms', {
+          terminalIDs: [PACK_IMEI],
+          startTime: now - 86_400_000,
+          endTime: now,
+        });
+        last = res;
+        const types = (res.data?.list ?? []).map((r) => r.type).sort((a, b) => a - b);
+        return types.join() === '50,64' ? types : undefined;
+      },
+      () => last,
+    );
+    await page.goto(`${platform.baseUrl}/index/count/countBattery`);
+    const row = page.locator('[data-testid="battery-table"] tbody tr').filter({ hasText: PACK_IMEI });
+    await row.first().waitFor({ timeout: 30_000 });
+    expect(await row.textContent()).toContain('51.20 V');
+    expect(await row.textContent()).toContain('Charging');
+    expect(await paintedPixels(page, 'battery-alarms-chart')).toBeGreaterThan(500);
+    await row.getByTestId('battery-pack-open').click();
+    await page.getByTestId('battery-pack').waitFor();
+    expect(await page.getByTestId('battery-pack-voltage').textContent()).toBe('51.20 V');
+    expect(await page.getByTestId('battery-pack-state').textContent()).toBe('Charging');
+    await screenshot(page, 'stats-battery');
+    await page.keyboard.press('Escape');
+  });
+
+  it('accounts compared: the admin’s sub-accounts with their totals', async () => {
+    await page.goto(`${platform.baseUrl}/index/count/countUsers`);
+    await page.locator('[data-testid="users-table"] tbody tr.ant-table-row').first().waitFor({ timeout: 30_000 });
+    await page.getByTestId('users-totals').waitFor();
+    await screenshot(page, 'stats-users');
   });
 
   it('no screen threw an uncaught error or ran markup from the device name', async () => {

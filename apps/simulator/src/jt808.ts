@@ -50,7 +50,8 @@ export class Jt808Terminal {
   }
 
   location(serial: number, fix: Fix, alarmFlags = 0): Buffer {
-    const b = Buffer.alloc(28 + 6 + 3 + 3);
+    const pack = fix.batteryPack;
+    const b = Buffer.alloc(28 + 6 + 3 + 3 + (pack ? 14 : 0));
     b.writeUInt32BE(alarmFlags >>> 0, 0);
     const status = (fix.acc ? 0x01 : 0) | 0x02 | (fix.lat < 0 ? 0x04 : 0) | (fix.lon < 0 ? 0x08 : 0);
     b.writeUInt32BE(status, 4);
@@ -84,6 +85,18 @@ export class Jt808Terminal {
     b[p++] = 0x31;
     b[p++] = 1;
     b[p++] = fix.satellites;
+    if (pack) {
+      // 0xEF battery pack: u16 1/100 V, i16 1/100 A, u8 %, i8 °C, u16 cycles, u32 fault bits
+      b[p++] = 0xef;
+      b[p++] = 12;
+      b.writeUInt16BE(Math.round(pack.voltage * 100), p);
+      b.writeInt16BE(Math.round(pack.current * 100), p + 2);
+      b[p + 4] = Math.round(pack.percentage);
+      b.writeInt8(Math.round(pack.temperature), p + 5);
+      b.writeUInt16BE(pack.useCount, p + 6);
+      b.writeUInt32BE(pack.faults >>> 0, p + 8);
+      p += 12;
+    }
     return this.frame(Jt808Msg.location, serial, b);
   }
 

@@ -17,6 +17,18 @@ export interface Fix {
   acc: boolean;
   /** Battery level %. */
   battery: number;
+  /**
+   * A battery pack (BMS) report, sent by JT/T 808 devices as location item 0xEF (packages/protocols README
+   * "Battery packs"): V, A (+ charging), %, °C, cycles, fault bits (bit n: alarm 50 + n).
+   */
+  batteryPack?: {
+    voltage: number;
+    current: number;
+    percentage: number;
+    temperature: number;
+    useCount: number;
+    faults: number;
+  };
 }
 
 export interface TrackOptions {

@@ -3,6 +3,7 @@ import {
   DEFAULT_SPEED_LIMIT_KMH,
   type DrivingFix,
   dayMileage,
+  EARTH_RADIUS_M,
   fenceVisits,
   findOverspeeds,
   findStays,
@@ -198,5 +199,53 @@ describe('statistics column labels', () => {
     expect(statColumnLabel('mileage', 'cn')).toBe('里程(米)');
     expect(statColumnLabel('mileage', 'en-IN')).toBe('Mileage (m)');
     expect(statColumnLabel('nothing', 'fr')).toBe('nothing');
+  });
+});
+
+describe('stays at the radius edge and column types', () => {
+  // Standing fixes 10 s apart, each a given distance north of the first (metres → degrees of latitude).
+  const perMetre = 1 / (EARTH_RADIUS_M * (Math.PI / 180));
+  const cols = (metres: number[]) => ({
+    length: metres.length,
+    times: metres.map((_, i) => i * 10_000),
+    lats: metres.map((m) => 30 + m * perMetre),
+    lons: metres.map(() => 120),
+    speeds: metres.map(() => 0),
+  });
+
+  it('a fix 49.9 m away stays in, 50.1 m away ends the stay (exact distance near the edge)', () => {
+    const inside = findStays(cols([0, 0, 0, 49.9, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]), 60);
+    expect(inside).toHaveLength(1);
+    expect(inside[0].lastIndex).toBe(19);
+    const outside = findStays(cols([0, 0, 0, 0, 0, 0, 0, 50.1, 0, 0]), 60);
+    expect(outside[0].lastIndex).toBe(6);
+  });
+
+  it('plain arrays, Float32Array and Float64Array columns give the same stays and trips', () => {
+    const n = 2000;
+    const t: number[] = [];
+    const la: number[] = [];
+    const lo: number[] = [];
+    const sp: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const cycle = i % 200;
+      t.push(i * 10_000);
+      sp.push(cycle < 100 ? 48 : 0);
+      la.push(39.9);
+      lo.push(116.3 + Math.floor(i / 200) * 0.15 + Math.min(cycle, 100) * 0.0015);
+    }
+    const plain = { length: n, times: t, lats: la, lons: lo, speeds: sp };
+    const typed = {
+      length: n,
+      times: Float64Array.from(t),
+      lats: Float64Array.from(la),
+      lons: Float64Array.from(lo),
+      speeds: Float32Array.from(sp),
+    };
+    const a = findTrips(plain, findStays(plain));
+    const b = findTrips(typed, findStays(typed));
+    expect(a.length).toBeGreaterThan(5);
+    expect(b).toEqual(a);
+    expect(pathMetres(typed)).toBeCloseTo(pathMetres(plain), 6);
   });
 });

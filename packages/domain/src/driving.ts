@@ -122,19 +122,79 @@ export function isSatelliteFix(f: Pick<DrivingFix, 'valid' | 'locationType'>): b
  * The caller gives satellite fixes only.
  */
 export function pathMetres(fixes: FixColumns, from = 0, to = fixes.length - 1): number {
-  const { times, lats, lons, speeds } = fixes;
+  const p = packed(fixes);
+  return pathOf(p.times, p.lats, p.lons, p.speeds, from, to);
+}
+
+/** pathMetres over packed columns: one array type per parameter, so the loop stays monomorphic. */
+function pathOf(
+  times: Float64Array,
+  lats: Float64Array,
+  lons: Float64Array,
+  speeds: Float64Array,
+  from: number,
+  to: number,
+): number {
   let total = 0;
   let prev = from;
+  let cosPrev = Math.cos(lats[from] * RAD);
   for (let i = from + 1; i <= to; i++) {
-    const d = greatCircleMetres(lats[prev], lons[prev], lats[i], lons[i]);
     const dt = (times[i] - times[prev]) / 1000;
     if (dt <= 0) continue;
+    // Haversine, with the anchor's cosine kept from the step that made it the anchor.
+    const cosI = Math.cos(lats[i] * RAD);
+    const sLat = Math.sin((lats[i] - lats[prev]) * RAD * 0.5);
+    const sLon = Math.sin((lons[i] - lons[prev]) * RAD * 0.5);
+    const h = sLat * sLat + cosPrev * cosI * sLon * sLon;
+    const d = 2 * EARTH_RADIUS_M * Math.asin(Math.min(1, Math.sqrt(h)));
     if ((d / dt) * 3.6 > JUMP_SPEED_CEILING_KMH) continue; // a jump: keep the last good fix as the anchor
     if (d < DRIFT_METRES && speeds[prev] <= STATIONARY_SPEED_KMH && speeds[i] <= STATIONARY_SPEED_KMH) continue;
     total += d;
     prev = i;
+    cosPrev = cosI;
   }
   return total;
+}
+
+/**
+ * Columns as Float64Array / Int8Array, so the hot loops see one array type each (Float64Array columns are used
+ * as they are; other arrays are copied once per call).
+ */
+interface Packed {
+  readonly length: number;
+  readonly times: Float64Array;
+  readonly lats: Float64Array;
+  readonly lons: Float64Array;
+  readonly speeds: Float64Array;
+  /** null: ACC unknown for every fix */
+  readonly acc: Int8Array | null;
+}
+
+function f64(a: ArrayLike<number>, n: number): Float64Array {
+  if (a instanceof Float64Array && a.length === n) return a;
+  const out = new Float64Array(n);
+  for (let i = 0; i < n; i++) out[i] = a[i];
+  return out;
+}
+
+function packed(fixes: FixColumns): Packed {
+  const n = fixes.length;
+  let acc: Int8Array | null = null;
+  if (fixes.acc) {
+    if (fixes.acc instanceof Int8Array && fixes.acc.length === n) acc = fixes.acc;
+    else {
+      acc = new Int8Array(n);
+      for (let i = 0; i < n; i++) acc[i] = fixes.acc[i];
+    }
+  }
+  return {
+    length: n,
+    times: f64(fixes.times, n),
+    lats: f64(fixes.lats, n),
+    lons: f64(fixes.lons, n),
+    speeds: f64(fixes.speeds, n),
+    acc,
+  };
 }
 
 /**
@@ -162,7 +222,7 @@ export function toColumns(fixes: readonly DrivingFix[], keep: (f: DrivingFix) =>
   const times = new Float64Array(n);
   const lats = new Float64Array(n);
   const lons = new Float64Array(n);
-  const speeds = new Float32Array(n);
+  const speeds = new Float64Array(n);
   const acc = new Int8Array(n);
   for (let i = 0; i < n; i++) {
     const f = kept[i];
@@ -191,10 +251,14 @@ export function dayMileage(fixes: readonly DrivingFix[]): { metres: number; sour
  * place, so the gap is part of the stay; a stay ends at the fix that leaves (or the last fix).
  */
 export function findStays(fixes: FixColumns, minSeconds = DEFAULT_STAY_MIN_SECONDS): Stay[] {
-  const { times, lats, lons, speeds, acc, length } = fixes;
+  const { times, lats, lons, speeds, acc, length } = packed(fixes);
   const minMs = minSeconds * 1000;
   const stays: Stay[] = [];
-  // A radius check by flat-earth degrees first (cheap), then the exact distance near the edge.
+  // The radius check by flat-earth metres first (no trigonometry per fix); only fixes within half a percent of
+  // the radius get the exact great-circle distance.
+  const metresPerDegree = EARTH_RADIUS_M * RAD;
+  const inner = (STAY_RADIUS_M * 0.995) ** 2;
+  const outer = (STAY_RADIUS_M * 1.005) ** 2;
   let i = 0;
   while (i < length) {
     if (speeds[i] > STATIONARY_SPEED_KMH) {
@@ -203,12 +267,14 @@ export function findStays(fixes: FixColumns, minSeconds = DEFAULT_STAY_MIN_SECON
     }
     const lat0 = lats[i];
     const lon0 = lons[i];
+    const kx = Math.cos(lat0 * RAD) * metresPerDegree;
     let j = i;
-    while (
-      j + 1 < length &&
-      speeds[j + 1] <= STATIONARY_SPEED_KMH &&
-      greatCircleMetres(lat0, lon0, lats[j + 1], lons[j + 1]) <= STAY_RADIUS_M
-    ) {
+    while (j + 1 < length && speeds[j + 1] <= STATIONARY_SPEED_KMH) {
+      const dy = (lats[j + 1] - lat0) * metresPerDegree;
+      const dx = (lons[j + 1] - lon0) * kx;
+      const flat = dx * dx + dy * dy;
+      if (flat > outer) break;
+      if (flat > inner && greatCircleMetres(lat0, lon0, lats[j + 1], lons[j + 1]) > STAY_RADIUS_M) break;
       j++;
     }
     const end = j + 1 < length ? times[j + 1] : times[j];
@@ -219,7 +285,7 @@ export function findStays(fixes: FixColumns, minSeconds = DEFAULT_STAY_MIN_SECON
       for (let k = i; k <= j; k++) {
         sumLat += lats[k];
         sumLon += lons[k];
-        if (acc && acc[k] === 1) accOnMs += (k < j ? times[k + 1] : end) - times[k];
+        if (acc !== null && acc[k] === 1) accOnMs += (k < j ? times[k + 1] : end) - times[k];
       }
       const n = j - i + 1;
       stays.push({
@@ -238,11 +304,11 @@ export function findStays(fixes: FixColumns, minSeconds = DEFAULT_STAY_MIN_SECON
   return stays;
 }
 
-function tripBetween(fixes: FixColumns, from: number, to: number): Trip | null {
+function tripBetween(p: Packed, from: number, to: number): Trip | null {
   if (to <= from) return null;
-  const distance = pathMetres(fixes, from, to);
+  const { times, lats, lons, speeds } = p;
+  const distance = pathOf(times, lats, lons, speeds, from, to);
   if (distance < MIN_TRIP_METRES) return null;
-  const { times, lats, lons, speeds } = fixes;
   let maxSpeed = 0;
   for (let k = from; k <= to; k++) if (speeds[k] > maxSpeed) maxSpeed = speeds[k];
   const seconds = (times[to] - times[from]) / 1000;
@@ -267,25 +333,26 @@ function tripBetween(fixes: FixColumns, from: number, to: number): Trip | null {
  */
 export function findTrips(fixes: FixColumns, stays: readonly Stay[] = findStays(fixes)): Trip[] {
   const trips: Trip[] = [];
+  const p = packed(fixes);
+  const { times } = p;
   let from = 0;
-  const { times } = fixes;
   const breakMs = TRIP_BREAK_GAP_SECONDS * 1000;
   const between = (a: number, b: number) => {
     let start = a;
     for (let k = a + 1; k <= b; k++) {
       if (times[k] - times[k - 1] <= breakMs) continue;
-      const t = tripBetween(fixes, start, k - 1);
+      const t = tripBetween(p, start, k - 1);
       if (t) trips.push(t);
       start = k;
     }
-    const t = tripBetween(fixes, start, b);
+    const t = tripBetween(p, start, b);
     if (t) trips.push(t);
   };
   for (const s of stays) {
     between(from, s.firstIndex);
     from = s.lastIndex;
   }
-  between(from, fixes.length - 1);
+  between(from, p.length - 1);
   return trips;
 }
 

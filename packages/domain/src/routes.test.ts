@@ -38,6 +38,8 @@ describe('route table', () => {
       '/index/count/countTrips': ['main:stat_stay'],
       '/index/count/countPastDue': ['main:stat_pastdue'],
       '/index/count/countExport': ['main:stat_export'],
+      '/index/count/countUsers': ['main:stat_mileage'],
+      '/index/count/countFenceVisits': ['main:stat_alarms'],
       '/index/device': ['main:devices'],
       '/index/device/deviceList': ['main:devices_management'],
       '/index/device/deviceListV2': ['main:devices_management'],

@@ -55,6 +55,11 @@ const INDEX_TREE: readonly Node[] = [
       leaf('countTrips', ['main:stat_stay']),
       leaf('countPastDue', ['main:stat_pastdue']),
       leaf('countExport', ['main:stat_export']),
+      // Issue 13/21 screens beside the spec's five: accounts compared (mileage figures), fence visits (from the
+      // fence alarms) and battery status (spec §1 "battery", held by main:stat alone).
+      leaf('countUsers', ['main:stat_mileage']),
+      leaf('countFenceVisits', ['main:stat_alarms']),
+      leaf('countBattery'),
     ],
   ),
   group(

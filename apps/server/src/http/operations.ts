@@ -70,6 +70,8 @@ export const READ_OPERATIONS: ReadonlySet<string> = new Set([
   'POST /api/stat/pastDue',
   'POST /api/stat/battery',
   'POST /api/stat/export',
+  'POST /api/device/speedLimit',
+  'POST /api/stat/batteryAlarms',
   // Factory production (stock, cards, QC).
   'POST /api/stock/find',
   'POST /api/stock/agents',

@@ -285,6 +285,20 @@ export function decodeLocationItem(id: number, length: number, m: ByteReader, po
     case 0xed:
       a.card = trimControl(m.text(length));
       return;
+    case 0xef:
+      // Battery pack (BMS) item, Carhere layout (no public layout for pack data was found; README "Battery
+      // packs"): pack voltage u16 1/100 V, current i16 1/100 A (+ charging, - discharging), state of charge u8 %,
+      // temperature i8 °C, cycle count u16, fault bits u32 (bit n: battery alarm 50 + n, n 0..30).
+      if (length >= 12) {
+        const voltage = round(m.u16() / 100, 2);
+        const current = round(m.i16() / 100, 2);
+        const percentage = m.u8();
+        const temperature = m.i8();
+        const useCount = m.u16();
+        const faults = m.u32() & 0x7fffffff;
+        a.batteryPack = { voltage, current, percentage, temperature, useCount, faults };
+      }
+      return;
     case 0xee:
       if (length === 6) {
         a.signal = m.u8();

@@ -69,5 +69,11 @@ export function prepareMessage(
     place,
   );
   const alarms = derived.length > 0 || earlier.length > 0 ? [...fromDevice, ...earlier, ...derived] : fromDevice;
-  return { positions, rejected, alarms, status: statusPatchOf(msg.attributes) };
+  let status = statusPatchOf(msg.attributes);
+  // A battery pack sent inside a location report (JT/T 808 item 0xEF) is status too: the pack detail shows it.
+  const pack = lastFix?.attributes.batteryPack;
+  if (pack !== undefined && pack !== null && status?.batteryPack === undefined) {
+    status = { ...(status ?? {}), batteryPack: pack };
+  }
+  return { positions, rejected, alarms, status };
 }

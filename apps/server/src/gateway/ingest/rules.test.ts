@@ -182,3 +182,24 @@ describe('status and message preparation', () => {
     ]);
   });
 });
+
+describe('battery-pack alarms (50–80)', () => {
+  const packFix = (faults: number): Position =>
+    fix({
+      attributes: {
+        batteryPack: { voltage: 52, current: -3, percentage: 60, temperature: 25, useCount: 10, faults },
+      },
+    });
+
+  it('a fault bit raises its alarm once, when it appears', () => {
+    const memory = newDerivedAlarmMemory();
+    const first = prepareMessage({ positions: [packFix(0b101)], alarms: [], attributes: {} }, memory, NOW);
+    expect(first.alarms.map((a) => a.type)).toEqual([50, 52]);
+    expect(first.status?.batteryPack).toMatchObject({ voltage: 52, faults: 0b101 });
+    const again = prepareMessage({ positions: [packFix(0b101)], alarms: [], attributes: {} }, memory, NOW);
+    expect(again.alarms).toEqual([]);
+    const more = prepareMessage({ positions: [packFix(0b110 | (1 << 30))], alarms: [], attributes: {} }, memory, NOW);
+    expect(more.alarms.map((a) => a.type)).toEqual([51, 80]);
+    for (const code of [50, 51, 52, 80]) expect(alarmType(code)?.kind).toBe('battery');
+  });
+});

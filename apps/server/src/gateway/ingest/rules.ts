@@ -1,6 +1,7 @@
 // Ingest rules: which fixes are stored, which alarm code a device alarm gets, and the derived alarms
 // (overspeed, low battery, power cut, offline). Pure functions plus one small per-device memory.
 import {
+  batteryFaultCodes,
   batteryPercent,
   DEFAULT_SPEED_LIMIT_KMH,
   isValidPosition,
@@ -94,6 +95,8 @@ export interface DerivedAlarmMemory {
   lowBattery: boolean;
   /** Last external power voltage, when the device reports one. */
   power: number | null;
+  /** Fault bits of the last battery-pack report (0 when none). */
+  batteryFaults?: number;
 }
 
 export function newDerivedAlarmMemory(speedLimit = DEFAULT_SPEED_LIMIT_KMH): DerivedAlarmMemory {
@@ -159,6 +162,18 @@ export function derivedAlarms(
       out.push(alarmAt(POWER_CUT_ALARM, 'powerCut', 'derived', at));
     }
     memory.power = power;
+  }
+  // Battery-pack faults (alarms 50–80): raised when a fault bit appears, not on every report that keeps it.
+  const pack = attributes.batteryPack;
+  if (pack && typeof pack === 'object' && !Array.isArray(pack)) {
+    const faults = finite((pack as Record<string, unknown>).faults);
+    if (faults !== null) {
+      const before = new Set(batteryFaultCodes(memory.batteryFaults ?? 0));
+      for (const code of batteryFaultCodes(faults)) {
+        if (!before.has(code) && !reported.includes(code)) out.push(alarmAt(code, 'batteryPack', 'derived', at));
+      }
+      memory.batteryFaults = faults;
+    }
   }
   return out;
 }

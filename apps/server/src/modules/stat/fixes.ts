@@ -40,7 +40,7 @@ export async function loadFixColumns(db: Queryable, deviceId: string, from: numb
   const times = new Float64Array(rows.length);
   const lats = new Float64Array(rows.length);
   const lons = new Float64Array(rows.length);
-  const speeds = new Float32Array(rows.length);
+  const speeds = new Float64Array(rows.length);
   const acc = new Int8Array(rows.length);
   for (const r of rows) {
     if (!isSatelliteFix({ valid: r[4], locationType: r[5] })) continue;

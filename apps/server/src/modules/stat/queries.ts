@@ -9,6 +9,8 @@ import {
   type ExpiryFilter,
   findStays,
   findTrips,
+  isBatteryAlarm,
+  LOW_BATTERY_ALARM,
   matchesExpiryFilter,
   RAW_STAT_MAX_DAYS,
   STAT_MAX_DAYS,
@@ -16,8 +18,9 @@ import {
 import type { AppContext } from '../../context.ts';
 import { noPermission, notFound } from '../../http/errors.ts';
 import { reachesPath } from '../../http/hierarchy.ts';
+import { packOf } from '../battery/routes.ts';
 import { type Caller, reachableUserPath } from '../location/devices.ts';
-import { addInto, type DailyRecord, emptyTotals, loadDaily, type Totals, zoneGroups } from './daily.ts';
+import { addInto, dailyPageJson, emptyTotals, loadDaily, type Totals, zoneGroups } from './daily.ts';
 import { loadFixColumns } from './fixes.ts';
 import { checkRange, type Selection, type StatDevice, selectDevices } from './select.ts';
 
@@ -29,10 +32,17 @@ export interface Range {
   endTime: number;
 }
 
-export async function statFind(ctx: AppContext, caller: Caller, q: Selection & Range): Promise<DailyRecord[]> {
+/** One page of statFind as JSON text `{"total":…,"list":[…]}` (the /stat/find answer's data). */
+export async function statFindJson(
+  ctx: AppContext,
+  caller: Caller,
+  q: Selection & Range,
+  offset: number,
+  limit: number,
+): Promise<string> {
   checkRange(q.startTime, q.endTime, STAT_MAX_DAYS);
   const devices = await selectDevices(ctx, caller, q);
-  return loadDaily(ctx.dbHandle.pool, devices, q.startTime, q.endTime);
+  return dailyPageJson(ctx.dbHandle.pool, devices, q.startTime, q.endTime, offset, limit);
 }
 
 export interface DeviceTotals extends Totals {
@@ -91,7 +101,9 @@ export async function findByUserIds(
       deviceCount: devices.length,
       ...emptyTotals(),
     };
-    for (const r of await loadDaily(ctx.dbHandle.pool, devices, q.startTime, q.endTime)) addInto(t, r);
+    for (const r of await loadDaily(ctx.dbHandle.pool, devices, q.startTime, q.endTime)) {
+      addInto(t, r);
+    }
     out.push(t);
   }
   return out;
@@ -427,8 +439,14 @@ export async function pastDue(
 export interface BatteryRow {
   terminalID: string;
   displayName: string;
-  /** % as last reported; null: never reported */
+  /** % as last reported (the pack's state of charge when the device reports no level); null: never reported */
   battery: number | null;
+  /** Pack voltage (V) when the device reports a battery pack. */
+  voltage: number | null;
+  /** charging | discharging | idle; null: unknown */
+  state: 'charging' | 'discharging' | 'idle' | null;
+  /** The device reports a battery pack (pack detail available). */
+  hasPack: boolean;
   time: string | null;
   low: boolean;
 }
@@ -436,7 +454,10 @@ export interface BatteryRow {
 /** Default threshold of the battery count (%), the ingest's low-battery level. */
 export const BATTERY_LOW_PERCENT = 10;
 
-/** Per device the last battery level; `low` when at or under the threshold. Lowest first, unknown last. */
+/**
+ * Per device the last battery level, voltage and charging state (from the battery pack when the device reports
+ * one, else its charge flag); `low` when at or under the threshold. Lowest first, unknown last.
+ */
 export async function battery(
   ctx: AppContext,
   caller: Caller,
@@ -447,7 +468,7 @@ export async function battery(
   const threshold = q.threshold ?? BATTERY_LOW_PERCENT;
   const states = await ctx.db
     .selectFrom('device_state')
-    .select(['device_id', 'battery', 'last_seen'])
+    .select(['device_id', 'battery', 'battery_pack', 'attributes', 'last_seen'])
     .where(
       'device_id',
       'in',
@@ -455,13 +476,19 @@ export async function battery(
     )
     .execute();
   const byId = new Map(states.map((s) => [String(s.device_id), s]));
-  const rows = devices.map((d) => {
+  const rows = devices.map((d): BatteryRow => {
     const s = byId.get(d.id);
-    const level = s?.battery ?? null;
+    const pack = s?.battery_pack ? packOf(s.battery_pack) : null;
+    const attrs = (s?.attributes ?? {}) as Record<string, unknown>;
+    const level = s?.battery ?? pack?.percentage ?? null;
+    const charge = typeof attrs.charge === 'boolean' ? attrs.charge : null;
     return {
       terminalID: d.terminalID,
       displayName: d.displayName,
       battery: level,
+      voltage: pack?.voltage ?? null,
+      state: pack ? (pack.state as BatteryRow['state']) : charge === null ? null : charge ? 'charging' : 'idle',
+      hasPack: pack !== null,
       time: s?.last_seen ? s.last_seen.toISOString() : null,
       low: level !== null && level <= threshold,
     };
@@ -469,3 +496,36 @@ export async function battery(
   rows.sort((a, b) => (a.battery ?? 1000) - (b.battery ?? 1000) || a.terminalID.localeCompare(b.terminalID));
   return q.lowOnly ? rows.filter((r) => r.low) : rows;
 }
+
+export interface BatteryAlarmDay {
+  /** 'YYYY-MM-DD' in the owners' zone */
+  statsticDate: string;
+  /** alarm code: the low-battery alarms and the battery-pack alarms 50–80 */
+  type: number;
+  count: number;
+}
+
+/** Battery alarms per day and code over the selected devices, from the daily rows (day, then code). */
+export async function batteryAlarmsPerDay(
+  ctx: AppContext,
+  caller: Caller,
+  q: Selection & Range,
+): Promise<BatteryAlarmDay[]> {
+  checkRange(q.startTime, q.endTime, STAT_MAX_DAYS);
+  const devices = await selectDevices(ctx, caller, q);
+  const counts = new Map<string, BatteryAlarmDay>();
+  for (const r of await loadDaily(ctx.dbHandle.pool, devices, q.startTime, q.endTime)) {
+    for (const [code, n] of Object.entries(r.alarms)) {
+      const type = Number(code);
+      if (!isBatteryAlarm(type) && !LOW_BATTERY_CODES.has(type)) continue;
+      const key = `${r.statsticDate} ${code.padStart(4, '0')}`;
+      const c = counts.get(key) ?? { statsticDate: r.statsticDate, type, count: 0 };
+      c.count += n;
+      counts.set(key, c);
+    }
+  }
+  return [...counts.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, c]) => c);
+}
+
+/** Low-battery alarm codes of the device catalogue (14, 15 external, 18 battery). */
+const LOW_BATTERY_CODES = new Set([14, 15, LOW_BATTERY_ALARM]);

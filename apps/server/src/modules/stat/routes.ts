@@ -21,14 +21,16 @@ import {
   alarmCounts,
   alarmRows,
   battery,
+  batteryAlarmsPerDay,
   fenceVisits,
   findAllMileage,
   findByUserIds,
   pastDue,
-  statFind,
+  statFindJson,
   stays,
   trips,
 } from './queries.ts';
+import { speedLimitRoutes } from './speedLimit.ts';
 
 const totalsFields = {
   mileage: z.number(),
@@ -41,10 +43,14 @@ const totalsFields = {
   overspeedCount: z.number(),
   alarmCount: z.number(),
 };
-const dailySchema = z.object({
+export const dailySchema = z.object({
+  /** Row id (spec §3): the device id and the day. */
+  id: z.string(),
   terminalID: z.string(),
   displayName: z.string(),
   statsticDate: z.string(),
+  /** 'final': computed after its day ended; 'partial': the day was still running (figures still grow). */
+  statsticState: z.enum(['final', 'partial']),
   ...totalsFields,
 });
 const deviceTotalsSchema = z.object({
@@ -124,10 +130,16 @@ const pastDueSchema = z.object({
 const batterySchema = z.object({
   terminalID: z.string(),
   displayName: z.string(),
+  /** % as last reported */
   battery: z.number().nullable(),
+  /** battery-pack voltage, V */
+  voltage: z.number().nullable(),
+  state: z.enum(['charging', 'discharging', 'idle']).nullable(),
+  hasPack: z.boolean(),
   time: z.string().nullable(),
   low: z.boolean(),
 });
+const batteryAlarmDaySchema = z.object({ statsticDate: z.string(), type: z.number(), count: z.number() });
 
 /** One page of a full list. */
 export function page<T>(list: T[], pageNum: number, pageSize: number): { total: number; list: T[] } {
@@ -149,9 +161,15 @@ export async function statRoutes(app: App, ctx: AppContext): Promise<void> {
       config: { permission: [...STAT_PERMISSIONS.mileage] },
       schema: schema('Daily statistics rows: one per device and day', statFindBody, dailySchema),
     },
-    async (req) => {
-      const b = statFindBody.parse(req.body);
-      return ok(page(await statFind(ctx, req.user!, b), b.pageNum, b.pageSize));
+    async (req, reply) => {
+      const b = req.body as z.infer<typeof statFindBody>; // validated by the route's schema
+      // Up to 100,000 rows: the page is written as JSON text by hand (daily.ts dailyPageJson, the fields of
+      // dailySchema) and sent as it is, without an object per row or the schema serializer.
+      const list = await statFindJson(ctx, req.user!, b, (b.pageNum - 1) * b.pageSize, b.pageSize);
+      const envelope = JSON.stringify(ok(null));
+      return reply
+        .type('application/json; charset=utf-8')
+        .send(`${envelope.slice(0, -'null}'.length)}${list}}` as never);
     },
   );
 
@@ -272,5 +290,22 @@ export async function statRoutes(app: App, ctx: AppContext): Promise<void> {
     },
   );
 
+  app.post(
+    '/stat/batteryAlarms',
+    {
+      config: { permission: [...STAT_PERMISSIONS.battery] },
+      schema: schema(
+        'Battery alarms per day and code (low battery 14/15/18, battery pack 50–80), from the daily rows',
+        statFindBody,
+        batteryAlarmDaySchema,
+      ),
+    },
+    async (req) => {
+      const b = statFindBody.parse(req.body);
+      return ok(page(await batteryAlarmsPerDay(ctx, req.user!, b), b.pageNum, b.pageSize));
+    },
+  );
+
   await exportRoutes(app, ctx);
+  await speedLimitRoutes(app, ctx);
 }

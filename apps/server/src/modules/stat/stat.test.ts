@@ -1,11 +1,13 @@
 // /api/stat/*, /api/stay/find: answers from daily rows built by the real roll-up, permission denials, bad
 // input and hierarchy refusals.
+
 import { greatCircleMetres } from '@carhere/domain';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDevice, demoClient, newTerminalId, userClient, waitFor } from '../../gateway/test-support.ts';
 import { type ApiClient, createTestServer, type TestServer } from '../../testing/harness.ts';
 import { markForRebuild, runRollup } from './rollup.ts';
+import { dailySchema } from './routes.ts';
 
 /** 2026-11-02 00:00 in Shanghai (the demo account's zone). */
 const DAY0 = Date.UTC(2026, 10, 1, 16, 0, 0);
@@ -138,6 +140,36 @@ describe('/api/stat', () => {
     // the caller's subtree by default: the demo's devices only (not the agent's)
     const mine = await demo.post<{ total: number; list: { terminalID: string }[] }>('/stat/find', range);
     expect(new Set(mine.data.list.map((r) => r.terminalID))).toEqual(new Set([tid]));
+  });
+
+  it('stat/find: the hand-written JSON is the documented row (id, statsticState, any name)', async () => {
+    const name = 'Truck "7" \\ 东\u2028<b>';
+    await server.ctx.db.updateTable('devices').set({ nickname: name }).where('terminal_id', '=', tid).execute();
+    try {
+      const res = await demo.post<{ total: number; list: Record<string, unknown>[] }>('/stat/find', {
+        terminalIDs: [tid],
+        ...range,
+      });
+      for (const row of res.data.list) expect(() => dailySchema.strict().parse(row)).not.toThrow();
+      expect(res.data.list.map((r) => r.displayName)).toEqual([name, name]);
+      const id = await server.ctx.db
+        .selectFrom('devices')
+        .select('id')
+        .where('terminal_id', '=', tid)
+        .executeTakeFirstOrThrow();
+      expect(res.data.list.map((r) => r.id)).toEqual([`${id.id}-2026-11-02`, `${id.id}-2026-11-03`]);
+      // Rolled up after those days ended: final.
+      expect(res.data.list.map((r) => r.statsticState)).toEqual(['final', 'final']);
+      const beyond = await demo.post<{ total: number; list: unknown[] }>('/stat/find', {
+        terminalIDs: [tid],
+        ...range,
+        pageNum: 5,
+        pageSize: 1,
+      });
+      expect(beyond.data).toEqual({ total: 2, list: [] });
+    } finally {
+      await server.ctx.db.updateTable('devices').set({ nickname: '' }).where('terminal_id', '=', tid).execute();
+    }
   });
 
   it('stat/find: paging, bad input, denial, hierarchy', async () => {

@@ -10,6 +10,9 @@ export const COUNT_PAGES: SubNavItem[] = [
   { path: 'count/countStayDetail', labelKey: 'count:nav.stays' },
   { path: 'count/countTrips', labelKey: 'count:nav.trips' },
   { path: 'count/countPastDue', labelKey: 'count:nav.pastDue' },
+  { path: 'count/countUsers', labelKey: 'count:nav.users' },
+  { path: 'count/countFenceVisits', labelKey: 'count:nav.fenceVisits' },
+  { path: 'count/countBattery', labelKey: 'count:nav.battery' },
   { path: 'count/countExport', labelKey: 'count:nav.export' },
 ];
 

@@ -261,3 +261,113 @@ export async function downloadExport(jobId: string, fileName: string): Promise<v
   a.click();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
+
+/** Per account totals over the range (each account's whole subtree): /stat/findByUserIds. */
+export interface UserTotals {
+  userId: string;
+  username: string;
+  nickname: string;
+  deviceCount: number;
+  mileage: number;
+  runSeconds: number;
+  stopCount: number;
+  engineSeconds: number;
+  idleSeconds: number;
+  maxSpeed: number;
+  overspeedCount: number;
+  alarmCount: number;
+}
+
+export async function findUserTotals(userIds: string[], range: Range, signal?: AbortSignal): Promise<UserTotals[]> {
+  if (userIds.length === 0) return [];
+  const answer = await api<Page<UserTotals>>(
+    '/stat/findByUserIds',
+    { userIds, ...window(range), pageNum: 1, pageSize: STATISTICS_PAGE_SIZE },
+    { signal },
+  );
+  return listOf(answer);
+}
+
+/** Fence visits: entry, exit (null: inside at the range's start / end) and time inside (/stat/fenceVisits). */
+export interface FenceVisit {
+  terminalID: string;
+  displayName: string;
+  fenceId: string;
+  fenceName: string;
+  enterTime: string | null;
+  exitTime: string | null;
+  seconds: number;
+}
+
+export async function findFenceVisits(scope: Scope, range: Range, signal?: AbortSignal): Promise<FenceVisit[]> {
+  const answer = await api<Page<FenceVisit>>(
+    '/stat/fenceVisits',
+    { ...scopeBody(scope), ...window(range), pageNum: 1, pageSize: STATISTICS_PAGE_SIZE },
+    { signal },
+  );
+  return listOf(answer);
+}
+
+/** A device's last battery state (/stat/battery). */
+export interface BatteryRow {
+  terminalID: string;
+  displayName: string;
+  /** % */
+  battery: number | null;
+  /** pack voltage, V */
+  voltage: number | null;
+  state: 'charging' | 'discharging' | 'idle' | null;
+  hasPack: boolean;
+  time: string | null;
+  low: boolean;
+}
+
+export async function findBattery(
+  scope: Scope,
+  threshold: number,
+  signal?: AbortSignal,
+): Promise<{ list: BatteryRow[]; lowCount: number }> {
+  const answer = await api<{ total: number; lowCount: number; list: BatteryRow[] }>(
+    '/stat/battery',
+    { ...scopeBody(scope), threshold, pageNum: 1, pageSize: STATISTICS_PAGE_SIZE },
+    { signal },
+  );
+  return { list: answer?.list ?? [], lowCount: answer?.lowCount ?? 0 };
+}
+
+export interface BatteryAlarmDay {
+  statsticDate: string;
+  type: number;
+  count: number;
+}
+
+export async function findBatteryAlarms(scope: Scope, range: Range, signal?: AbortSignal): Promise<BatteryAlarmDay[]> {
+  const answer = await api<Page<BatteryAlarmDay>>(
+    '/stat/batteryAlarms',
+    { ...scopeBody(scope), ...window(range), pageNum: 1, pageSize: STATISTICS_PAGE_SIZE },
+    { signal },
+  );
+  return listOf(answer);
+}
+
+/** A device's battery pack (spec §3 battery: voltage, current, percentage, temperature, use count, state). */
+export interface BatteryPack {
+  voltage: number | null;
+  current: number | null;
+  percentage: number | null;
+  temperature: number | null;
+  useCount: number | null;
+  state: string;
+}
+
+export async function findBatteryPack(
+  terminalID: string,
+  signal?: AbortSignal,
+): Promise<{ time: string | null; battery: number | null; pack: BatteryPack | null }> {
+  const answer = await api<{ time: string | null; battery: number | null; pack: BatteryPack | null }>(
+    '/battery',
+    { terminalID },
+    { signal },
+  );
+  return { time: answer?.time ?? null, battery: answer?.battery ?? null, pack: answer?.pack ?? null };
+}

@@ -16,4 +16,11 @@ export const countRoutes: FeatureRoute[] = [
   { path: 'count/countTrips', permission: ['main:stat_stay'], load: () => import('./TripsPage.tsx') },
   { path: 'count/countPastDue', permission: ['main:stat_pastdue'], load: () => import('./PastDuePage.tsx') },
   { path: 'count/countExport', permission: ['main:stat_export'], load: () => import('./ExportPage.tsx') },
+  { path: 'count/countUsers', permission: ['main:stat_mileage'], load: () => import('./UsersPage.tsx') },
+  {
+    path: 'count/countFenceVisits',
+    permission: ['main:stat_alarms'],
+    load: () => import('./FenceVisitsPage.tsx'),
+  },
+  { path: 'count/countBattery', permission: ['main:stat'], load: () => import('./BatteryPage.tsx') },
 ];

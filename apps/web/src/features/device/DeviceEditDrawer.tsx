@@ -3,12 +3,12 @@
 import { UploadOutlined } from '@ant-design/icons';
 import { carNumber, simNumber, TIME_ZONE_OPTIONS } from '@carhere/domain';
 import { useQuery } from '@tanstack/react-query';
-import { App, Button, Drawer, Form, Image, Input, Select, Space, Upload } from 'antd';
+import { App, Button, Drawer, Form, Image, Input, InputNumber, Select, Space, Upload } from 'antd';
 import i18n from 'i18next';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { domainRule, domainText } from '../agent/formRules.ts';
-import { type DevicePatch, findDevice, updateDevice } from './api.ts';
+import { type DevicePatch, findDevice, findSpeedLimit, updateDevice, updateSpeedLimit } from './api.ts';
 import { iconTypeOptions } from './IconTypeImage.tsx';
 
 /** Largest picture accepted before encoding (the server takes up to about 1.5 MB). */
@@ -29,11 +29,15 @@ export function DeviceEditDrawer({ id, onClose }: { id: string; onClose: (change
   const [form] = Form.useForm<DevicePatch>();
   const [picture, setPicture] = useState<string | null | undefined>(undefined);
   const device = useQuery({ queryKey: ['device', id], queryFn: () => findDevice(id) });
+  const limit = useQuery({ queryKey: ['device', id, 'speedLimit'], queryFn: () => findSpeedLimit(id) });
   const shownPicture = picture === undefined ? device.data?.picture : picture;
 
   const save = async () => {
-    const v = await form.validateFields();
+    const v = (await form.validateFields()) as DevicePatch & { speedLimit?: number | null };
     try {
+      if (limit.data && typeof v.speedLimit === 'number' && v.speedLimit !== limit.data.speedLimit) {
+        await updateSpeedLimit(id, v.speedLimit);
+      }
       await updateDevice(id, {
         nickname: v.nickname ?? '',
         sim: v.sim ?? '',
@@ -71,7 +75,7 @@ export function DeviceEditDrawer({ id, onClose }: { id: string; onClose: (change
         </Space>
       }
     >
-      {device.data && (
+      {device.data && limit.isFetched && (
         <Form
           form={form}
           layout="vertical"
@@ -82,6 +86,7 @@ export function DeviceEditDrawer({ id, onClose }: { id: string; onClose: (change
             carNumber: device.data.carNumber,
             iconType: device.data.device.iconType,
             timeZone: device.data.timeZone,
+            speedLimit: limit.data?.speedLimit,
           }}
         >
           <Form.Item label={t('column.imei')}>
@@ -118,6 +123,19 @@ export function DeviceEditDrawer({ id, onClose }: { id: string; onClose: (change
               }))}
             />
           </Form.Item>
+          {limit.data && (
+            <Form.Item
+              name="speedLimit"
+              label={t('field.speedLimit')}
+              extra={t('edit.speedLimitHint', {
+                seconds: limit.data.overspeedSeconds,
+                default: limit.data.defaultSpeedLimit,
+              })}
+              rules={[{ required: true, type: 'number', min: limit.data.min, max: limit.data.max }]}
+            >
+              <InputNumber min={limit.data.min} max={limit.data.max} step={5} data-testid="device-speed-limit" />
+            </Form.Item>
+          )}
           <Form.Item label={t('field.picture')}>
             <Space direction="vertical">
               {shownPicture && <Image src={shownPicture} width={200} />}

@@ -187,3 +187,17 @@ export const importDevices = (body: {
 }) => api<Job<DeviceImportResult>>('/device/import', body, { timeoutMs: 0 });
 export const deviceImportJob = (id: string) =>
   api<Job<DeviceImportResult>>(`/device/importJob?id=${encodeURIComponent(id)}`, undefined, { method: 'GET' });
+
+/** A device's speed limit (km/h; overspeed: above it for `overspeedSeconds`), issue 13 / spec §9. */
+export interface SpeedLimit {
+  terminalID: string;
+  speedLimit: number;
+  defaultSpeedLimit: number;
+  min: number;
+  max: number;
+  overspeedSeconds: number;
+}
+
+export const findSpeedLimit = (deviceId: string) => api<SpeedLimit>('/device/speedLimit', { deviceId });
+export const updateSpeedLimit = (deviceId: string, speedLimit: number) =>
+  api<SpeedLimit>('/device/updateSpeedLimit', { deviceId, speedLimit });
