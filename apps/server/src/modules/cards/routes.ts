@@ -6,12 +6,11 @@ import type { AppContext } from '../../context.ts';
 import { envelopeOf, ok } from '../../http/envelope.ts';
 import { callerLang } from '../../http/i18n.ts';
 import type { App } from '../../http/types.ts';
-import { startJob, trackJobsOnClose } from '../agent/jobs.ts';
+import { trackJobsOnClose } from '../agent/jobs.ts';
 import { callerIsAdmin } from '../agent/scope.ts';
 import { resolveDevices } from '../device/resolve.ts';
-import { jobRoutes, respondJob } from '../stock/jobRoutes.ts';
+import { importRoute, jobRoutes } from '../stock/jobRoutes.ts';
 import { factoryNeeds } from '../stock/needs.ts';
-import { readUpload, uploadSchema } from '../stock/sheet.ts';
 import { deviceIccidRoutes } from './deviceIccidRoutes.ts';
 import { CARD_STATES, importCards } from './import.ts';
 import { cardNumbers, checkCards, clearCards, findCards } from './queries.ts';
@@ -49,28 +48,18 @@ export async function cardRoutes(app: App, ctx: AppContext): Promise<void> {
   trackJobsOnClose(app, ctx);
   await deviceIccidRoutes(app, ctx);
 
-  app.post(
-    '/card/import',
-    {
-      config: { permission: factoryNeeds('cardSearch') },
-      schema: {
-        tags: ['card'],
-        summary:
-          'Import SIM cards: rows ICCID, IMSI, MSISDN, operator, plan, activation date, expiry date, state ' +
-          '(inactive|active|suspended|cancelled) [, IMEI]; text, csv or xlsx. Known cards are updated. Poll GET /card/importJob?kind=cards',
-        body: uploadSchema.extend({ wait: z.boolean().optional() }),
-      },
-    },
-    async (req) => {
-      const lang = callerLang(req);
-      const rows = await readUpload(req.body, CARD_IMPORT_MAX_ROWS);
-      const job = await startJob(ctx, req.user!, 'cards', rows.length, (progress) =>
-        importCards(ctx, rows, lang, progress),
-      );
-      if (req.body.wait) await job.done;
-      return respondJob(ctx, req.user!, job.id, 'cards', lang);
-    },
-  );
+  importRoute(app, ctx, {
+    url: '/card/import',
+    kind: 'cards',
+    permission: factoryNeeds('cardSearch'),
+    tag: 'card',
+    summary:
+      'Import SIM cards: rows ICCID, IMSI, MSISDN, operator, plan, activation date, expiry date, state ' +
+      '(inactive|active|suspended|cancelled) [, IMEI]; text, csv or xlsx. Known cards are updated. Poll GET /card/importJob?kind=cards',
+    maxRows: CARD_IMPORT_MAX_ROWS,
+    fields: {},
+    work: (rows, _body, lang, progress) => importCards(ctx, rows, lang, progress),
+  });
 
   jobRoutes(app, ctx, '/card', ['cards'], factoryNeeds('cardSearch'), 'card');
 
