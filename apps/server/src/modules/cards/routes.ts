@@ -1,6 +1,5 @@
 // SIM card endpoints (spec §2 /test/card, §7 /card: import, find, check, findDeviceNumberList, export; clear).
-import { neutraliseRow, normalizeIccid } from '@carhere/domain';
-import ExcelJS from 'exceljs';
+import { normalizeIccid } from '@carhere/domain';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { envelopeOf, ok } from '../../http/envelope.ts';
@@ -11,6 +10,7 @@ import { callerIsAdmin } from '../agent/scope.ts';
 import { resolveDevices } from '../device/resolve.ts';
 import { importRoute, jobRoutes } from '../stock/jobRoutes.ts';
 import { factoryNeeds } from '../stock/needs.ts';
+import { sendXlsx } from '../stock/sheet.ts';
 import { deviceIccidRoutes } from './deviceIccidRoutes.ts';
 import { CARD_STATES, importCards } from './import.ts';
 import { cardNumbers, checkCards, clearCards, findCards } from './queries.ts';
@@ -97,26 +97,23 @@ export async function cardRoutes(app: App, ctx: AppContext): Promise<void> {
         { ...rest, bound: bound === undefined ? undefined : bound === 'true' },
         { pageNum: 1, pageSize: EXPORT_MAX },
       );
-      const book = new ExcelJS.Workbook();
-      const sheet = book.addWorksheet('cards');
-      sheet.columns = [
-        { header: 'ICCID', key: 'iccid', width: 24 },
-        { header: 'IMSI', key: 'imsi', width: 18 },
-        { header: 'MSISDN', key: 'msisdn', width: 16 },
-        { header: 'Operator', key: 'operator', width: 14 },
-        { header: 'Plan', key: 'plan', width: 14 },
-        { header: 'Activated', key: 'activatedOn', width: 12 },
-        { header: 'Expires', key: 'expiresOn', width: 12 },
-        { header: 'State', key: 'state', width: 11 },
-        { header: 'IMEI', key: 'imei', width: 18 },
-        { header: 'Reported ICCID', key: 'reportedIccid', width: 24 },
-      ];
-      for (const c of found.list) sheet.addRow(neutraliseRow({ ...c }));
-      const buffer = await book.xlsx.writeBuffer();
-      return reply
-        .type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-        .header('content-disposition', 'attachment; filename="cards.xlsx"')
-        .send(Buffer.from(buffer as ArrayBuffer));
+      return sendXlsx(
+        reply,
+        'cards',
+        [
+          { header: 'ICCID', key: 'iccid', width: 24 },
+          { header: 'IMSI', key: 'imsi', width: 18 },
+          { header: 'MSISDN', key: 'msisdn', width: 16 },
+          { header: 'Operator', key: 'operator', width: 14 },
+          { header: 'Plan', key: 'plan', width: 14 },
+          { header: 'Activated', key: 'activatedOn', width: 12 },
+          { header: 'Expires', key: 'expiresOn', width: 12 },
+          { header: 'State', key: 'state', width: 11 },
+          { header: 'IMEI', key: 'imei', width: 18 },
+          { header: 'Reported ICCID', key: 'reportedIccid', width: 24 },
+        ],
+        found.list,
+      );
     },
   );
 
