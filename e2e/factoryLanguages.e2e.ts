@@ -173,8 +173,8 @@ describe('every factory screen in Chinese and English, on real data (APP_ENV tes
               otherMenu[screen.path.replaceAll('/', '_')],
             );
           }
-          if (screen.testId) await page.getByTestId(screen.testId).first().waitFor({ timeout: 20_000 });
           await screen.open?.(page);
+          if (screen.testId) await page.getByTestId(screen.testId).first().waitFor({ timeout: 20_000 });
           const shows = typeof screen.shows === 'function' ? screen.shows(lang) : screen.shows;
           if (shows) {
             const where = screen.testId
