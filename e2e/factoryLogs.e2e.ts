@@ -118,9 +118,11 @@ describe('factory log screens in Chromium', () => {
     await tester.getByTestId('id-nb').fill('nb-e2e-1');
     await tester.getByTestId('id-save').click();
     await expect.poll(() => tester.getByTestId('id-table').textContent()).toContain('nb-e2e-1');
-    await tester.getByTestId('id-import-text').fill('868120000000000,nb-x\n');
-    await tester.getByTestId('id-import').click();
-    await expect.poll(() => tester.getByTestId('id-import-result').textContent()).toContain('该IMEI未注册');
+    // The import runs as a job: its counts, and the refused line with its reason.
+    await tester.getByTestId('nbIds-text').fill('868120000000000,nb-x\n');
+    await tester.getByTestId('nbIds-start').click();
+    await expect.poll(() => tester.getByTestId('import-counts').textContent(), { timeout: 20_000 }).toContain('失败');
+    await expect.poll(() => tester.getByTestId('id-manager-page').textContent()).toContain('该IMEI未注册');
     await screenshot(tester, 'factory-id-manager');
   });
 
@@ -136,6 +138,17 @@ describe('factory log screens in Chromium', () => {
     // The admin's writes (user creation) are in the audit log.
     await expect.poll(() => page.getByTestId('audit-log').textContent()).toContain('/api/user/insertUser');
     await screenshot(page, 'factory-monitor');
+    // Retention per log kind: set the device log to 45 days; it is what the server keeps after a reload.
+    await page.getByRole('tab', { name: 'Retention' }).click();
+    await expect.poll(() => page.getByTestId('retention-deviceLog').inputValue()).toBe('90');
+    await page.getByTestId('retention-deviceLog').fill('45');
+    await page.getByTestId('retention-save-deviceLog').click();
+    await expect.poll(() => page.getByTestId('retention-save-deviceLog').isDisabled()).toBe(true);
+    await page.reload();
+    await page.getByRole('tab', { name: 'Retention' }).click();
+    await expect.poll(() => page.getByTestId('retention-deviceLog').inputValue()).toBe('45');
+    expect(await page.getByTestId('retention-tab').textContent()).toContain('Device log');
+    await screenshot(page, 'factory-retention');
     await context.close();
   });
 });

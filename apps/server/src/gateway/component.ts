@@ -9,6 +9,7 @@ import { DeviceLog } from './device-log.ts';
 import { DeviceDirectory } from './directory.ts';
 import { CommandDispatcher } from './dispatcher.ts';
 import { type DeviceChangedNotice, Subjects } from './events.ts';
+import { FactoryGpsTest } from './factory-gps-test.ts';
 import { FrameCapture } from './frame-capture.ts';
 import { IngestBatcher } from './ingest/batcher.ts';
 import { PartitionManager } from './ingest/partitions.ts';
@@ -52,6 +53,8 @@ export interface Gateway {
   /** Per-model settings (bad checksums accepted, offline alarm threshold). */
   models: ModelSettings;
   capture: FrameCapture;
+  /** GPS tests of devices in factory test mode (in stock, model with QC criteria). */
+  gpsTest: FactoryGpsTest;
   /** Commands to NB-IoT devices through the IoT platform, and their replies from push callbacks. */
   nb: NbCommands;
   stop(): Promise<void>;
@@ -95,6 +98,7 @@ export async function startGateway(
   await models.start();
   const capture = new FrameCapture(ctx.db, ctx.bus, onError);
   await capture.start();
+  const gpsTest = new FactoryGpsTest(ctx.db, onError);
   const store = new CommandStore(ctx.db, ctx.bus);
   const nb = new NbCommands(ctx.db, store, options.nbDownlink, options.commandTimeoutMs, onError);
   const dispatcher = new CommandDispatcher(store, registry, ctx.bus, onError, nb);
@@ -117,6 +121,7 @@ export async function startGateway(
     state,
     log,
     capture,
+    gpsTest,
     maxBadFrames: options.maxBadFrames,
     maxGarbageBytes: options.maxGarbageBytes,
     models,
@@ -181,6 +186,7 @@ export async function startGateway(
     log,
     models,
     capture,
+    gpsTest,
     nb,
     stop: async () => {
       if (stopped) return;
@@ -201,6 +207,7 @@ export async function startGateway(
       await state.stop();
       await log.flush();
       await capture.stop();
+      await gpsTest.flush();
     },
   };
   ctx.services.gateway = gateway;

@@ -5,6 +5,7 @@ import type { Socket } from 'node:net';
 import type { CommandReply, DecodedMessage, ProtocolName } from '@carhere/protocols';
 import type { DeviceLog } from './device-log.ts';
 import type { DeviceDirectory, DeviceRef } from './directory.ts';
+import type { FactoryGpsTest, GpsTestRun } from './factory-gps-test.ts';
 import type { FrameCapture } from './frame-capture.ts';
 import type { IngestBatcher } from './ingest/batcher.ts';
 import { type PreparedMessage, prepareMessage } from './ingest/prepare.ts';
@@ -27,6 +28,8 @@ export interface SessionContext {
   log: DeviceLog;
   /** Raw frame capture switched on per IMEI by staff (factory log/search); absent in some tests. */
   capture?: FrameCapture;
+  /** GPS tests of devices in factory test mode (factory-gps-test.ts); absent in some tests. */
+  gpsTest?: FactoryGpsTest;
   maxBadFrames: number;
   maxGarbageBytes: number;
   /** Per-model settings: which models may send bad checksums. */
@@ -73,6 +76,8 @@ export class Session implements RegisteredSession {
   private garbageBytes = 0;
   private garbageSince = 0;
   private alarmMemory: DerivedAlarmMemory | null = null;
+  /** This connection's GPS test while the device is in factory test mode and has no fix yet. */
+  private gpsRun: GpsTestRun | null = null;
 
   constructor(
     readonly socket: Socket,
@@ -257,6 +262,7 @@ export class Session implements RegisteredSession {
   private async admit(device: DeviceRef): Promise<void> {
     this.admitted = true;
     this.ctx.registry.bind(device.id, this);
+    this.gpsRun = this.ctx.gpsTest?.begin(device, Date.now()) ?? null;
     await this.ctx.state.setOnline(device, this.key, Date.now());
     if (this.closed) return;
     this.ctx.log.write({
@@ -356,6 +362,13 @@ export class Session implements RegisteredSession {
     this.alarmMemory ??= newDerivedAlarmMemory(device.speedLimit);
     this.alarmMemory.speedLimit = device.speedLimit;
     const { positions, rejected, alarms, status } = prepareMessage(msg, this.alarmMemory, now);
+    if (this.gpsRun && msg.positions.length > 0) {
+      const ttff = this.gpsRun.observe(msg.positions, now);
+      if (ttff !== null) {
+        this.ctx.gpsTest?.finish(device, this.gpsRun, ttff);
+        this.gpsRun = null;
+      }
+    }
     if (rejected > 0) {
       this.ctx.log.write({
         terminalId: device.terminalId,

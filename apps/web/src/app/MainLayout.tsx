@@ -1,14 +1,13 @@
 // The signed-in layout: header (user, language, logout) and a side menu showing only what the role may use.
-import { GlobalOutlined, LogoutOutlined, SafetyOutlined, UserOutlined } from '@ant-design/icons';
-import { App as AntApp, Button, Dropdown, Layout, Menu, Modal, Space, Typography } from 'antd';
+import { SafetyOutlined } from '@ant-design/icons';
+import { App as AntApp, Button, Layout, Menu, Modal } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router';
-import { api } from '../api/client.ts';
-import { authStore, useAuth } from '../auth/store.ts';
+import { useAuth } from '../auth/store.ts';
 import { MaintenanceNotice } from '../features/notice/MaintenanceNotice.tsx';
 import { TotpCard } from '../features/security/TotpCard.tsx';
-import { LANGUAGE_NAMES, LANGUAGES, type Language, setLanguage } from '../i18n/index.ts';
+import { AppHeader } from './AppHeader.tsx';
 import { mayOpen } from './guard.ts';
 import { featureRoutes } from './routes.tsx';
 
@@ -22,11 +21,10 @@ export function MainLayout() {
 }
 
 function SignedInLayout() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const auth = useAuth();
   const navigate = useNavigate();
   const location = useLocation();
-  const { message } = AntApp.useApp();
 
   const items = featureRoutes
     .filter((r) => r.menu && mayOpen(`/index/${r.path}`, auth))
@@ -42,47 +40,11 @@ function SignedInLayout() {
   const [securityOpen, setSecurityOpen] = useState(false);
   const { t: ts } = useTranslation('security');
 
-  const logout = async () => {
-    try {
-      await api('/logout');
-    } catch (err) {
-      message.error((err as Error).message);
-    }
-    authStore.set(null);
-    navigate('/login', { replace: true });
-  };
-
   return (
     <Layout style={{ height: '100vh' }}>
-      <Layout.Header
-        style={{
-          display: 'flex',
-          alignItems: 'center',
-          justifyContent: 'space-between',
-          paddingInline: 16,
-          background: '#001529',
-        }}
-      >
-        <Typography.Title level={4} style={{ color: '#fff', margin: 0 }}>
-          {t('appName')}
-        </Typography.Title>
-        <Space size="middle">
-          <Dropdown
-            menu={{
-              selectable: true,
-              selectedKeys: [i18n.language],
-              items: LANGUAGES.map((l) => ({ key: l, label: LANGUAGE_NAMES[l] })),
-              onClick: ({ key }) => void setLanguage(key as Language),
-            }}
-          >
-            <Button type="text" icon={<GlobalOutlined />} style={{ color: '#fff' }} data-testid="language-switch">
-              {LANGUAGE_NAMES[i18n.language as Language] ?? i18n.language}
-            </Button>
-          </Dropdown>
-          <Space style={{ color: '#fff' }} data-testid="current-user">
-            <UserOutlined />
-            {auth?.userInfo.nickname || auth?.userInfo.username}
-          </Space>
+      <AppHeader
+        title={t('appName')}
+        after={
           <Button
             type="text"
             icon={<SafetyOutlined />}
@@ -92,17 +54,8 @@ function SignedInLayout() {
           >
             {ts('totp.title')}
           </Button>
-          <Button
-            type="text"
-            icon={<LogoutOutlined />}
-            style={{ color: '#fff' }}
-            onClick={() => void logout()}
-            data-testid="logout"
-          >
-            {t('header.logout')}
-          </Button>
-        </Space>
-      </Layout.Header>
+        }
+      />
       <Layout>
         <Layout.Sider width={200} breakpoint="lg" collapsedWidth={56} theme="light">
           <Menu

@@ -32,7 +32,7 @@ export interface DeviceOwnershipLogTable {
   created_at: DefaultTimestamp;
 }
 
-export type ImportJobKind = 'devices' | 'users' | 'stockImei' | 'stockDevice' | 'cards';
+export type ImportJobKind = 'devices' | 'users' | 'stockImei' | 'stockDevice' | 'cards' | 'nbIds';
 export type ImportJobStatus = 'running' | 'done' | 'failed';
 
 export interface ImportJobsTable {

@@ -1,17 +1,16 @@
 // SIM card endpoints (spec §2 /test/card, §7 /card: import, find, check, findDeviceNumberList, export; clear).
-import { neutraliseRow, normalizeIccid } from '@carhere/domain';
-import ExcelJS from 'exceljs';
+import { normalizeIccid } from '@carhere/domain';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { envelopeOf, ok } from '../../http/envelope.ts';
 import { callerLang } from '../../http/i18n.ts';
 import type { App } from '../../http/types.ts';
-import { startJob, trackJobsOnClose } from '../agent/jobs.ts';
+import { trackJobsOnClose } from '../agent/jobs.ts';
 import { callerIsAdmin } from '../agent/scope.ts';
 import { resolveDevices } from '../device/resolve.ts';
-import { jobRoutes, respondJob } from '../stock/jobRoutes.ts';
+import { importRoute, jobRoutes } from '../stock/jobRoutes.ts';
 import { factoryNeeds } from '../stock/needs.ts';
-import { readUpload, uploadSchema } from '../stock/sheet.ts';
+import { sendXlsx } from '../stock/sheet.ts';
 import { deviceIccidRoutes } from './deviceIccidRoutes.ts';
 import { CARD_STATES, importCards } from './import.ts';
 import { cardNumbers, checkCards, clearCards, findCards } from './queries.ts';
@@ -49,28 +48,18 @@ export async function cardRoutes(app: App, ctx: AppContext): Promise<void> {
   trackJobsOnClose(app, ctx);
   await deviceIccidRoutes(app, ctx);
 
-  app.post(
-    '/card/import',
-    {
-      config: { permission: factoryNeeds('cardSearch') },
-      schema: {
-        tags: ['card'],
-        summary:
-          'Import SIM cards: rows ICCID, IMSI, MSISDN, operator, plan, activation date, expiry date, state ' +
-          '(inactive|active|suspended|cancelled) [, IMEI]; text, csv or xlsx. Known cards are updated. Poll GET /card/importJob?kind=cards',
-        body: uploadSchema.extend({ wait: z.boolean().optional() }),
-      },
-    },
-    async (req) => {
-      const lang = callerLang(req);
-      const rows = await readUpload(req.body, CARD_IMPORT_MAX_ROWS);
-      const job = await startJob(ctx, req.user!, 'cards', rows.length, (progress) =>
-        importCards(ctx, rows, lang, progress),
-      );
-      if (req.body.wait) await job.done;
-      return respondJob(ctx, req.user!, job.id, 'cards', lang);
-    },
-  );
+  importRoute(app, ctx, {
+    url: '/card/import',
+    kind: 'cards',
+    permission: factoryNeeds('cardSearch'),
+    tag: 'card',
+    summary:
+      'Import SIM cards: rows ICCID, IMSI, MSISDN, operator, plan, activation date, expiry date, state ' +
+      '(inactive|active|suspended|cancelled) [, IMEI]; text, csv or xlsx. Known cards are updated. Poll GET /card/importJob?kind=cards',
+    maxRows: CARD_IMPORT_MAX_ROWS,
+    fields: {},
+    work: (rows, _body, lang, progress) => importCards(ctx, rows, lang, progress),
+  });
 
   jobRoutes(app, ctx, '/card', ['cards'], factoryNeeds('cardSearch'), 'card');
 
@@ -108,26 +97,23 @@ export async function cardRoutes(app: App, ctx: AppContext): Promise<void> {
         { ...rest, bound: bound === undefined ? undefined : bound === 'true' },
         { pageNum: 1, pageSize: EXPORT_MAX },
       );
-      const book = new ExcelJS.Workbook();
-      const sheet = book.addWorksheet('cards');
-      sheet.columns = [
-        { header: 'ICCID', key: 'iccid', width: 24 },
-        { header: 'IMSI', key: 'imsi', width: 18 },
-        { header: 'MSISDN', key: 'msisdn', width: 16 },
-        { header: 'Operator', key: 'operator', width: 14 },
-        { header: 'Plan', key: 'plan', width: 14 },
-        { header: 'Activated', key: 'activatedOn', width: 12 },
-        { header: 'Expires', key: 'expiresOn', width: 12 },
-        { header: 'State', key: 'state', width: 11 },
-        { header: 'IMEI', key: 'imei', width: 18 },
-        { header: 'Reported ICCID', key: 'reportedIccid', width: 24 },
-      ];
-      for (const c of found.list) sheet.addRow(neutraliseRow({ ...c }));
-      const buffer = await book.xlsx.writeBuffer();
-      return reply
-        .type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-        .header('content-disposition', 'attachment; filename="cards.xlsx"')
-        .send(Buffer.from(buffer as ArrayBuffer));
+      return sendXlsx(
+        reply,
+        'cards',
+        [
+          { header: 'ICCID', key: 'iccid', width: 24 },
+          { header: 'IMSI', key: 'imsi', width: 18 },
+          { header: 'MSISDN', key: 'msisdn', width: 16 },
+          { header: 'Operator', key: 'operator', width: 14 },
+          { header: 'Plan', key: 'plan', width: 14 },
+          { header: 'Activated', key: 'activatedOn', width: 12 },
+          { header: 'Expires', key: 'expiresOn', width: 12 },
+          { header: 'State', key: 'state', width: 11 },
+          { header: 'IMEI', key: 'imei', width: 18 },
+          { header: 'Reported ICCID', key: 'reportedIccid', width: 24 },
+        ],
+        found.list,
+      );
     },
   );
 

@@ -26,6 +26,18 @@ export const FACTORY_ENDPOINTS: FactoryEndpoint[] = [
   { name: '/idManager/set', perm: ['factory:id_manager'], req: (i) => body({ terminalID: i, nbDeviceId: null }) },
   { name: '/idManager/import', perm: ['factory:id_manager'], req: (i) => body({ text: `${i},nb-${i}` }) },
   {
+    name: '/idManager/importJob',
+    method: 'GET',
+    perm: ['factory:id_manager'],
+    req: () => ({ url: '/idManager/importJob?kind=nbIds&id=00000000-0000-4000-8000-000000000000' }),
+  },
+  {
+    name: '/idManager/importRejected',
+    method: 'GET',
+    perm: ['factory:id_manager'],
+    req: () => ({ url: '/idManager/importRejected?kind=nbIds&id=00000000-0000-4000-8000-000000000000' }),
+  },
+  {
     name: '/task/find',
     perm: ['main:command', 'main:command_batch', 'factory:muti_cmd', 'factory:log_cmd_task'],
     req: () => body({}),

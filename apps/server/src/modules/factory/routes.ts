@@ -9,16 +9,14 @@ import { envelopeOf, ok, pageOf, pageQuery } from '../../http/envelope.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import { callerLang, translate } from '../../http/i18n.ts';
 import type { App } from '../../http/types.ts';
+import { trackJobsOnClose } from '../agent/jobs.ts';
 import { terminalIdSchema } from '../location/params.ts';
+import { importRoute, jobRoutes } from '../stock/jobRoutes.ts';
+import { importNbIds, NB_ID_IMPORT_MAX_ROWS, NB_ID_PATTERN } from './nbIds.ts';
 
 const GW005 = ['factory:gw005_test'];
 const ID_MANAGER = ['factory:id_manager'];
-const nbIdSchema = z
-  .string()
-  .trim()
-  .min(1)
-  .max(64)
-  .regex(/^[0-9A-Za-z_.:-]+$/);
+const nbIdSchema = z.string().trim().min(1).max(64).regex(NB_ID_PATTERN);
 const iso = (d: Date | string | null | undefined) => (d == null ? null : new Date(d).toISOString());
 
 const searchSchema = z.object({
@@ -261,55 +259,19 @@ export async function factoryRoutes(app: App, ctx: AppContext): Promise<void> {
     },
   );
 
-  app.post(
-    '/idManager/import',
-    {
-      config: { permission: ID_MANAGER },
-      schema: {
-        tags: ['factory'],
-        summary:
-          'Import IMEI ↔ NB-IoT id pairs, one per line ("IMEI,id", tab or space also separate); answers the counts and each rejected line with its reason',
-        body: z.object({ text: z.string().min(1).max(2_000_000) }),
-        response: {
-          200: envelopeOf(
-            z.object({
-              success: z.number().int(),
-              failure: z.number().int(),
-              rejected: z.array(z.object({ line: z.number().int(), text: z.string(), reason: z.string() })),
-            }),
-          ),
-        },
-      },
-    },
-    async (req) => {
-      const lang = callerLang(req);
-      const lines = req.body.text.split(/\r?\n/);
-      if (lines.length > 20_000) throw badRequest('invalidParam', { field: 'text' });
-      let success = 0;
-      const rejected: { line: number; text: string; reason: string }[] = [];
-      for (const [i, raw] of lines.entries()) {
-        const text = raw.trim();
-        if (text === '') continue;
-        const [imei, nbId, ...rest] = text.split(/[\s,;]+/);
-        if (
-          !imei ||
-          !nbId ||
-          rest.length > 0 ||
-          !terminalIdSchema.safeParse(imei).success ||
-          !nbIdSchema.safeParse(nbId).success
-        ) {
-          rejected.push({
-            line: i + 1,
-            text: text.slice(0, 200),
-            reason: translate('invalidParam', lang, { field: 'text' }),
-          });
-          continue;
-        }
-        const refused = await setId(imei, nbId, lang);
-        if (refused) rejected.push({ line: i + 1, text: text.slice(0, 200), reason: refused });
-        else success++;
-      }
-      return ok({ success, failure: rejected.length, rejected });
-    },
-  );
+  trackJobsOnClose(app, ctx);
+  importRoute(app, ctx, {
+    url: '/idManager/import',
+    kind: 'nbIds',
+    permission: ID_MANAGER,
+    tag: 'factory',
+    summary:
+      'Import IMEI ↔ NB-IoT id pairs: rows "IMEI, id" from text (comma, tab, semicolon or space between), csv or xlsx, ' +
+      'as a job with progress; unknown IMEIs, ids held by another device and repeated lines are refused with their reason. ' +
+      'Poll GET /idManager/importJob?kind=nbIds; the refused lines as CSV from /idManager/importRejected',
+    maxRows: NB_ID_IMPORT_MAX_ROWS,
+    fields: {},
+    work: (rows, _body, lang, progress) => importNbIds(ctx, rows, lang, progress),
+  });
+  jobRoutes(app, ctx, '/idManager', ['nbIds'], ID_MANAGER, 'factory');
 }

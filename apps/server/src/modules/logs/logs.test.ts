@@ -1,7 +1,8 @@
 // Factory logs and tools over the API with a real tracker over TCP: raw frame capture (hex + decoded JSON) only
 // while switched on, the device log and connection history the gateway wrote, the system log, retention and its
 // cleanup, GW005 search, and the NB-IoT id registry; bad input answers 400.
-import { sql } from 'kysely';
+import ExcelJS from 'exceljs';
+import { type RawBuilder, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   addDevice,
@@ -12,8 +13,23 @@ import {
   userClient,
   waitFor,
 } from '../../gateway/test-support.ts';
+import { buildApp } from '../../http/app.ts';
+import type { App } from '../../http/types.ts';
 import type { ApiClient } from '../../testing/harness.ts';
-import { LOG_CLEANUP_JOB } from './cleanup.ts';
+import { cleanupLogs, LOG_CLEANUP_JOB } from './cleanup.ts';
+
+interface NbJob {
+  id: string;
+  status: string;
+  total: number;
+  processed: number;
+  result: {
+    success: number;
+    failure: number;
+    unqualified: number;
+    rejected: { line: number; value: string; reason: string; message: string }[];
+  };
+}
 
 interface Frame {
   id: string;
@@ -117,6 +133,87 @@ describe('factory logs and tools', () => {
     expect((await logUser.post('/log/retention', { kind: 'nothing', days: 3 })).status).toBe(400);
   });
 
+  it('records a real 5xx answer of the API in the system log (error handler hook)', async () => {
+    // An app on the same context with one extra route, registered only here: it runs a query the database
+    // refuses (no such table), the real error handler answers 500 and must hand the error to the system log.
+    const broken = async (app: App) => {
+      app.get('/test-only/broken', { config: { public: true } }, async () => {
+        await sql`SELECT * FROM carhere_no_such_table_for_5xx`.execute(server.ctx.db);
+        return { never: true };
+      });
+    };
+    const app = await buildApp(server.ctx, { modules: [broken], webDist: '/nonexistent' });
+    try {
+      const res = await app.inject({ method: 'GET', url: '/api/test-only/broken' });
+      expect(res.statusCode).toBe(500);
+      expect(res.json().meta.success).toBe(false);
+      // The stack and the SQL error stay on the server: the caller only gets the generic message.
+      expect(res.body).not.toContain('carhere_no_such_table_for_5xx');
+    } finally {
+      await app.close();
+    }
+    await server.ctx.services.systemLog?.flush();
+    const found = await logUser.post<{ list: { level: string; message: string; detail: string }[] }>(
+      '/log/system/find',
+      { keyword: '/api/test-only/broken' },
+    );
+    expect(found.data.list).toHaveLength(1);
+    expect(found.data.list[0]?.level).toBe('error');
+    expect(found.data.list[0]?.message).toMatch(/^GET \/api\/test-only\/broken: .*carhere_no_such_table_for_5xx/);
+    expect(found.data.list[0]?.detail).toMatch(/at /);
+  });
+
+  it("applies the retention set for each log kind: rows older than their kind's days go, the rest stay", async () => {
+    const db = server.ctx.db;
+    const tid = newTerminalId('gt06');
+    // Each kind gets a row 12 days old and one 2 days old; retention 10 days for deviceLog and frameLog,
+    // 15 for task (its 12-day-old row stays), the default for systemLog (30: both stay).
+    const age = (days: number) => sql`now() - ${`${days} days`}::interval`;
+    for (const days of [12, 2]) {
+      await sql`INSERT INTO device_log (time, terminal_id, protocol, event, detail)
+        VALUES (${age(days)}, ${tid}, 'gt06', 'login', ${`retention ${days}`})`.execute(db);
+      await sql`INSERT INTO frame_log (time, terminal_id, protocol, direction, hex)
+        VALUES (${age(days)}, ${tid}, 'gt06', 'in', ${`7878${days}`})`.execute(db);
+      await sql`INSERT INTO system_log (time, level, message) VALUES (${age(days)}, 'warn', ${`retention ${tid} ${days}`})`.execute(
+        db,
+      );
+      await sql`INSERT INTO tasks (kind, title, created_at, expires_at)
+        VALUES ('command', ${`retention ${tid} ${days}`}, ${age(days)}, ${age(days - 1)})`.execute(db);
+    }
+    for (const [kind, days] of [
+      ['deviceLog', 10],
+      ['frameLog', 10],
+      ['task', 15],
+    ] as const) {
+      const set = await logUser.post<Record<string, number>>('/log/retention', { kind, days });
+      expect(set.status).toBe(200);
+      expect(set.data[kind]).toBe(days);
+    }
+    const shown = await logUser.get<Record<string, number>>('/log/retention');
+    expect(shown.data).toMatchObject({ deviceLog: 10, frameLog: 10, task: 15, systemLog: 30 });
+    const deleted = await cleanupLogs(server.ctx);
+    expect(deleted.deviceLog).toBeGreaterThanOrEqual(1);
+    expect(deleted.frameLog).toBeGreaterThanOrEqual(1);
+    const left = async (q: RawBuilder<unknown>) =>
+      (await (q as RawBuilder<{ d: string }>).execute(db)).rows.map((r) => r.d).sort();
+    expect(await left(sql`SELECT detail AS d FROM device_log WHERE terminal_id = ${tid}`)).toEqual(['retention 2']);
+    expect(await left(sql`SELECT hex AS d FROM frame_log WHERE terminal_id = ${tid}`)).toEqual(['78782']);
+    expect(await left(sql`SELECT message AS d FROM system_log WHERE message LIKE ${`retention ${tid}%`}`)).toEqual([
+      `retention ${tid} 12`,
+      `retention ${tid} 2`,
+    ]);
+    expect(await left(sql`SELECT title AS d FROM tasks WHERE title LIKE ${`retention ${tid}%`}`)).toEqual([
+      `retention ${tid} 12`,
+      `retention ${tid} 2`,
+    ]);
+    // Shorter task retention: the expired 12-day-old task goes too.
+    await logUser.post('/log/retention', { kind: 'task', days: 5 });
+    await cleanupLogs(server.ctx);
+    expect(await left(sql`SELECT title AS d FROM tasks WHERE title LIKE ${`retention ${tid}%`}`)).toEqual([
+      `retention ${tid} 2`,
+    ]);
+  });
+
   it('GW005 search shows registration, connection and state of one IMEI', async () => {
     const imei = newTerminalId('gt06');
     await addDevice(server, imei, 'gt06', { userId: null });
@@ -155,15 +252,62 @@ describe('factory logs and tools', () => {
     expect(taken.status).toBe(400);
     expect(taken.meta.message).toBe('This NB-IoT device id already belongs to another device');
     expect((await tester.post('/idManager/set', { terminalID: '868120066666666', nbDeviceId: 'x1' })).status).toBe(404);
-    const imported = await tester.post<{
-      success: number;
-      failure: number;
-      rejected: { line: number; reason: string }[];
-    }>('/idManager/import', { text: `${b},nb-${b}\n868120066666666,nb-x\nrubbish line here\n${b}\tnb-${a}` });
-    expect(imported.data.success).toBe(1);
-    expect(imported.data.failure).toBe(3);
-    expect(imported.data.rejected.map((r) => r.line)).toEqual([2, 3, 4]);
-    expect(imported.data.rejected[0]?.reason).toBe('This IMEI is not registered');
+    // Text import as a job (wait: true answers once done): counts and each refused line with its reason.
+    const imported = await tester.post<NbJob>('/idManager/import', {
+      text: `${b},nb-${b}\n868120066666666,nb-x\nrubbish line here\n${b}\tnb-${a}`,
+      wait: true,
+    });
+    expect(imported.data.status).toBe('done');
+    expect(imported.data.result).toMatchObject({ success: 1, failure: 2, unqualified: 1 });
+    expect(imported.data.result.rejected.map((r) => [r.line, r.reason])).toEqual([
+      [3, 'invalid'],
+      [4, 'duplicate'],
+      [2, 'notFound'],
+    ]);
+    expect(imported.data.result.rejected.find((r) => r.line === 2)?.message).toBe('This IMEI is not registered');
+    // xlsx: a title row, one pair set, one id held by another device; polled through the job endpoint.
+    const c = newTerminalId('gt06');
+    await addDevice(server, c, 'gt06', { userId: null });
+    const book = new ExcelJS.Workbook();
+    const sheet = book.addWorksheet('ids');
+    sheet.addRow(['IMEI', 'NB-IoT id']);
+    sheet.addRow([c, `nb-${c}`]);
+    sheet.addRow([a, `nb-${b}`]);
+    const base64 = Buffer.from(await book.xlsx.writeBuffer()).toString('base64');
+    const started = await tester.post<NbJob>('/idManager/import', { file: { name: 'ids.xlsx', base64 } });
+    expect(started.status).toBe(200);
+    const job = await waitFor(async () => {
+      const r = await tester.get<NbJob>(`/idManager/importJob?kind=nbIds&id=${started.data.id}`);
+      return r.data.status === 'done' ? r.data : null;
+    }, 20_000);
+    expect(job.total).toBe(2);
+    expect(job.processed).toBe(2);
+    expect(job.result).toMatchObject({ success: 1, failure: 1 });
+    expect(job.result.rejected).toEqual([
+      {
+        line: 3,
+        value: `${a} nb-${b}`,
+        reason: 'duplicate',
+        message: 'This NB-IoT device id already belongs to another device',
+      },
+    ]);
+    const csv = await server.app.inject({
+      method: 'GET',
+      url: `/api/idManager/importRejected?kind=nbIds&id=${started.data.id}`,
+      headers: { cookie: tester.cookie },
+    });
+    expect(csv.body).toContain(`3,${a} nb-${b},duplicate,`);
+    const idOf = async (imei: string) =>
+      (
+        await server.ctx.db
+          .selectFrom('devices')
+          .select('nb_device_id')
+          .where('terminal_id', '=', imei)
+          .executeTakeFirst()
+      )?.nb_device_id;
+    expect(await idOf(c)).toBe(`nb-${c}`);
+    expect(await idOf(a)).toBe(`nb-${a}`);
+    expect((await logUser.post('/idManager/import', { text: `${c},nb-z` })).status).toBe(403);
     const found = await tester.post<{ list: { terminalID: string; nbDeviceId: string }[] }>('/idManager/find', {
       keyword: `nb-${b}`,
     });

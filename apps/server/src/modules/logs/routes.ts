@@ -4,9 +4,11 @@
 // connection history, and the retention of each log kind. Factory staff work on the whole fleet: these screens
 // serve the production line, where devices often have no owner yet; each route needs its factory permission.
 import { connectionIntervals } from '@carhere/domain';
-import { sql } from 'kysely';
+import { type Selectable, type SelectQueryBuilder, sql } from 'kysely';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
+import type { Database } from '../../db/schema.ts';
+import type { DeviceLogTable } from '../../db/tables/gateway.ts';
 import { FRAME_CAPTURE_CHANGED } from '../../gateway/frame-capture.ts';
 import { envelopeOf, ok, pageOf, pageQuery } from '../../http/envelope.ts';
 import type { App } from '../../http/types.ts';
@@ -56,6 +58,37 @@ const auditSchema = z.object({
 });
 const captureSchema = z.object({ terminalID: z.string(), until: z.string().nullable() });
 
+/** A device_log row as the API shows it. */
+function deviceLogItem(r: Selectable<DeviceLogTable>): z.infer<typeof deviceLogSchema> {
+  return {
+    id: String(r.id),
+    time: iso(r.time) as string,
+    terminalID: r.terminal_id,
+    protocol: r.protocol,
+    event: r.event,
+    remote: r.remote,
+    detail: r.detail,
+  };
+}
+
+/**
+ * One page of a log, newest first (by id), with the count of the filtered rows: `q` holds the filters, `pick`
+ * the columns of the page.
+ */
+async function newestFirst<TB extends keyof Database, O>(
+  q: SelectQueryBuilder<Database, TB, object>,
+  page: { pageNum: number; pageSize: number },
+  pick: (q: SelectQueryBuilder<Database, TB, object>) => SelectQueryBuilder<Database, TB, O>,
+): Promise<{ total: number; rows: O[] }> {
+  const count = await q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+  const rows = await pick(q)
+    .orderBy(sql.ref('id'), 'desc')
+    .limit(page.pageSize)
+    .offset((page.pageNum - 1) * page.pageSize)
+    .execute();
+  return { total: Number(count.n), rows: rows as O[] };
+}
+
 export async function logRoutes(app: App, ctx: AppContext): Promise<void> {
   app.post(
     '/log/device/find',
@@ -85,24 +118,10 @@ export async function logRoutes(app: App, ctx: AppContext): Promise<void> {
       if (b.event) q = q.where('event', '=', b.event as never);
       if (b.from) q = q.where('time', '>=', new Date(b.from));
       if (b.to) q = q.where('time', '<', new Date(b.to));
-      const total = Number((await q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
-      const rows = await q
-        .selectAll()
-        .orderBy('id', 'desc')
-        .limit(b.pageSize)
-        .offset((b.pageNum - 1) * b.pageSize)
-        .execute();
+      const { total, rows } = await newestFirst(q, b, (p) => p.selectAll());
       return ok({
         total,
-        list: rows.map((r) => ({
-          id: String(r.id),
-          time: iso(r.time) as string,
-          terminalID: r.terminal_id,
-          protocol: r.protocol,
-          event: r.event,
-          remote: r.remote,
-          detail: r.detail,
-        })),
+        list: rows.map(deviceLogItem),
       });
     },
   );
@@ -225,13 +244,7 @@ export async function logRoutes(app: App, ctx: AppContext): Promise<void> {
       if (b.from) q = q.where('time', '>=', new Date(b.from));
       if (b.to) q = q.where('time', '<', new Date(b.to));
       if (b.afterId) q = q.where('id', '>', b.afterId);
-      const total = Number((await q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
-      const rows = await q
-        .selectAll()
-        .orderBy('id', 'desc')
-        .limit(b.pageSize)
-        .offset((b.pageNum - 1) * b.pageSize)
-        .execute();
+      const { total, rows } = await newestFirst(q, b, (p) => p.selectAll());
       return ok({
         total,
         list: rows.map((r) => ({
@@ -270,13 +283,9 @@ export async function logRoutes(app: App, ctx: AppContext): Promise<void> {
       }
       if (b.from) q = q.where('at', '>=', new Date(b.from));
       if (b.to) q = q.where('at', '<', new Date(b.to));
-      const total = Number((await q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
-      const rows = await q
-        .select(['id', 'at', 'username', 'ip', 'operation', 'status', 'targets'])
-        .orderBy('id', 'desc')
-        .limit(b.pageSize)
-        .offset((b.pageNum - 1) * b.pageSize)
-        .execute();
+      const { total, rows } = await newestFirst(q, b, (p) =>
+        p.select(['id', 'at', 'username', 'ip', 'operation', 'status', 'targets']),
+      );
       return ok({
         total,
         list: rows.map((r) => ({
@@ -338,15 +347,7 @@ export async function logRoutes(app: App, ctx: AppContext): Promise<void> {
         .orderBy('id', 'asc')
         .limit(5000)
         .execute();
-      const events = rows.map((r) => ({
-        id: String(r.id),
-        time: iso(r.time) as string,
-        terminalID: r.terminal_id,
-        protocol: r.protocol,
-        event: r.event,
-        remote: r.remote,
-        detail: r.detail,
-      }));
+      const events = rows.map(deviceLogItem);
       const d = device.rows[0];
       return ok({
         terminalID,

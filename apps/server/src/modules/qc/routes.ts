@@ -1,7 +1,6 @@
 // QC and serial results (spec §2 /test/exportSerialResult and /test/qc, §7 serials): uploads from test
 // stations (v1 line text, v2 JSON; API key or session), criteria per model (configList), search and export.
-import { neutraliseRow, parseSerialV1, type SerialResult } from '@carhere/domain';
-import ExcelJS from 'exceljs';
+import { parseSerialV1, type SerialResult } from '@carhere/domain';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { envelopeOf, ok } from '../../http/envelope.ts';
@@ -9,6 +8,7 @@ import { ApiError } from '../../http/errors.ts';
 import { callerLang, translate } from '../../http/i18n.ts';
 import type { App } from '../../http/types.ts';
 import { factoryNeeds } from '../stock/needs.ts';
+import { sendXlsx } from '../stock/sheet.ts';
 import { recordResults, searchQc } from './service.ts';
 import { authorizeUpload } from './upload.ts';
 
@@ -206,32 +206,27 @@ export async function qcRoutes(app: App, ctx: AppContext): Promise<void> {
         { ...rest, pass: pass === undefined ? undefined : pass === 'true' },
         { pageNum: 1, pageSize: EXPORT_MAX },
       );
-      const book = new ExcelJS.Workbook();
-      const sheet = book.addWorksheet('qc');
       const cn = lang === 'cn';
-      sheet.columns = [
-        { header: 'IMEI', key: 'imei', width: 18 },
-        { header: cn ? '型号' : 'Model', key: 'model', width: 12 },
-        { header: cn ? '批次' : 'Batch', key: 'batch', width: 12 },
-        { header: cn ? '工位' : 'Station', key: 'station', width: 12 },
-        { header: cn ? '固件' : 'Firmware', key: 'firmware', width: 16 },
-        { header: 'GSM', key: 'gsm', width: 8 },
-        { header: cn ? '卫星数' : 'Satellites', key: 'satellites', width: 10 },
-        { header: 'C/N0', key: 'cn0', width: 8 },
-        { header: 'TTFF (s)', key: 'ttff', width: 9 },
-        { header: cn ? '结果' : 'Result', key: 'result', width: 8 },
-        { header: cn ? '不合格项' : 'Failures', key: 'failures', width: 24 },
-        { header: cn ? '测试时间' : 'Tested at', key: 'testedAt', width: 22 },
-        { header: cn ? '类型' : 'Kind', key: 'kind', width: 6 },
-      ];
-      for (const r of found.list) {
-        sheet.addRow(neutraliseRow({ ...r, result: r.pass ? 'PASS' : 'FAIL', failures: r.failures.join(', ') }));
-      }
-      const buffer = await book.xlsx.writeBuffer();
-      return reply
-        .type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-        .header('content-disposition', 'attachment; filename="qc.xlsx"')
-        .send(Buffer.from(buffer as ArrayBuffer));
+      return sendXlsx(
+        reply,
+        'qc',
+        [
+          { header: 'IMEI', key: 'imei', width: 18 },
+          { header: cn ? '型号' : 'Model', key: 'model', width: 12 },
+          { header: cn ? '批次' : 'Batch', key: 'batch', width: 12 },
+          { header: cn ? '工位' : 'Station', key: 'station', width: 12 },
+          { header: cn ? '固件' : 'Firmware', key: 'firmware', width: 16 },
+          { header: 'GSM', key: 'gsm', width: 8 },
+          { header: cn ? '卫星数' : 'Satellites', key: 'satellites', width: 10 },
+          { header: 'C/N0', key: 'cn0', width: 8 },
+          { header: 'TTFF (s)', key: 'ttff', width: 9 },
+          { header: cn ? '结果' : 'Result', key: 'result', width: 8 },
+          { header: cn ? '不合格项' : 'Failures', key: 'failures', width: 24 },
+          { header: cn ? '测试时间' : 'Tested at', key: 'testedAt', width: 22 },
+          { header: cn ? '类型' : 'Kind', key: 'kind', width: 6 },
+        ],
+        found.list.map((r) => ({ ...r, result: r.pass ? 'PASS' : 'FAIL', failures: r.failures.join(', ') })),
+      );
     },
   );
 

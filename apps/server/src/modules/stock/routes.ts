@@ -6,16 +6,15 @@ import type { AppContext } from '../../context.ts';
 import { envelopeOf, ok } from '../../http/envelope.ts';
 import { callerLang } from '../../http/i18n.ts';
 import type { App } from '../../http/types.ts';
-import { startJob, trackJobsOnClose } from '../agent/jobs.ts';
+import { trackJobsOnClose } from '../agent/jobs.ts';
 import { idSchema } from '../agent/schema.ts';
 import { jobSchema } from '../user/importRoutes.ts';
 import { factoryChecksOn, setFactoryChecks } from './facts.ts';
 import { importPresetImeis, importStockDevices } from './imports.ts';
-import { jobRoutes, respondJob } from './jobRoutes.ts';
+import { importRoute, jobRoutes } from './jobRoutes.ts';
 import { factoryNeeds } from './needs.ts';
 import { destinationAgents, loadDestinationAgent, stockOut } from './out.ts';
 import { findStock } from './queries.ts';
-import { readUpload, uploadSchema } from './sheet.ts';
 
 export const STOCK_IMPORT_MAX_ROWS = 200_000;
 
@@ -69,61 +68,34 @@ export async function stockRoutes(app: App, ctx: AppContext): Promise<void> {
     async (req) => ok(await findStock(ctx, req.body)),
   );
 
-  app.post(
-    '/stock/importImei',
-    {
-      config: { permission: factoryNeeds('stockImportImei') },
-      schema: {
-        tags: ['stock'],
-        summary:
-          'Put IMEIs on the preset list (first cell of each row; text, csv or xlsx). Answers the job; poll GET /stock/importJob?kind=stockImei',
-        body: uploadSchema.extend({
-          model: z.string().max(40).optional(),
-          batch: z.string().max(60).optional(),
-          wait: z.boolean().optional(),
-        }),
-        response: { 200: envelopeOf(jobSchema) },
-      },
-    },
-    async (req) => {
-      const lang = callerLang(req);
-      const rows = await readUpload(req.body, STOCK_IMPORT_MAX_ROWS);
-      const job = await startJob(ctx, req.user!, 'stockImei', rows.length, (progress) =>
-        importPresetImeis(ctx, rows, req.body, lang, progress),
-      );
-      if (req.body.wait) await job.done;
-      return respondJob(ctx, req.user!, job.id, 'stockImei', lang);
-    },
-  );
+  importRoute(app, ctx, {
+    url: '/stock/importImei',
+    kind: 'stockImei',
+    permission: factoryNeeds('stockImportImei'),
+    tag: 'stock',
+    summary:
+      'Put IMEIs on the preset list (first cell of each row; text, csv or xlsx). Answers the job; poll GET /stock/importJob?kind=stockImei',
+    maxRows: STOCK_IMPORT_MAX_ROWS,
+    fields: { model: z.string().max(40).optional(), batch: z.string().max(60).optional() },
+    work: (rows, body, lang, progress) => importPresetImeis(ctx, rows, body, lang, progress),
+  });
 
-  app.post(
-    '/stock/importDevice',
-    {
-      config: { permission: factoryNeeds('stockImportDevice') },
-      schema: {
-        tags: ['stock'],
-        summary:
-          'Bring produced devices into stock: rows IMEI, model [, ICCID]. Each must be preset, have a factory test record ' +
-          'and a passing latest QC result, and not be stocked already. Answers the job; poll GET /stock/importJob?kind=stockDevice',
-        body: uploadSchema.extend({
-          model: z.string().max(40).optional(),
-          batch: z.string().max(60).optional(),
-          protocol: z.number().int().min(0).max(4).default(2),
-          wait: z.boolean().optional(),
-        }),
-        response: { 200: envelopeOf(jobSchema) },
-      },
+  importRoute(app, ctx, {
+    url: '/stock/importDevice',
+    kind: 'stockDevice',
+    permission: factoryNeeds('stockImportDevice'),
+    tag: 'stock',
+    summary:
+      'Bring produced devices into stock: rows IMEI, model [, ICCID]. Each must be preset, have a factory test record ' +
+      'and a passing latest QC result, and not be stocked already. Answers the job; poll GET /stock/importJob?kind=stockDevice',
+    maxRows: STOCK_IMPORT_MAX_ROWS,
+    fields: {
+      model: z.string().max(40).optional(),
+      batch: z.string().max(60).optional(),
+      protocol: z.number().int().min(0).max(4).default(2),
     },
-    async (req) => {
-      const lang = callerLang(req);
-      const rows = await readUpload(req.body, STOCK_IMPORT_MAX_ROWS);
-      const job = await startJob(ctx, req.user!, 'stockDevice', rows.length, (progress) =>
-        importStockDevices(ctx, rows, req.body, lang, progress),
-      );
-      if (req.body.wait) await job.done;
-      return respondJob(ctx, req.user!, job.id, 'stockDevice', lang);
-    },
-  );
+    work: (rows, body, lang, progress) => importStockDevices(ctx, rows, body, lang, progress),
+  });
 
   jobRoutes(app, ctx, '/stock', ['stockImei', 'stockDevice'], factoryNeeds('stockJobs'), 'stock');
 

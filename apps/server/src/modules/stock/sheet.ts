@@ -1,8 +1,9 @@
 // Uploaded tables for the factory imports: pasted text (one row a line), a csv/text file, or an xlsx workbook
 // (first sheet, read with exceljs). Every row comes back as trimmed text cells; a first row of column titles
-// is dropped.
-import { isHeaderRow, splitCells } from '@carhere/domain';
+// is dropped. And the other way: the factory's exports as one xlsx sheet (sendXlsx).
+import { isHeaderRow, neutraliseRow, splitCells } from '@carhere/domain';
 import ExcelJS from 'exceljs';
+import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { ApiError } from '../../http/errors.ts';
 
@@ -75,4 +76,25 @@ export async function readUpload(upload: Upload, maxRows: number): Promise<Sheet
   if (rows.length === 0) throw new ApiError(400, 'file.unreadable', 400);
   if (rows.length > maxRows) throw new ApiError(400, 'file.tooManyRows', 400, { max: maxRows });
   return rows;
+}
+
+/**
+ * Answers one sheet as an xlsx download `<name>.xlsx`: the columns (title, key, width) and one row per record;
+ * cells a spreadsheet would run as formulas are neutralised.
+ */
+export async function sendXlsx<T extends object>(
+  reply: FastifyReply,
+  name: string,
+  columns: { header: string; key: string; width: number }[],
+  rows: readonly T[],
+): Promise<FastifyReply> {
+  const book = new ExcelJS.Workbook();
+  const sheet = book.addWorksheet(name);
+  sheet.columns = columns;
+  for (const r of rows) sheet.addRow(neutraliseRow({ ...(r as Record<string, unknown>) }));
+  const buffer = await book.xlsx.writeBuffer();
+  return reply
+    .type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+    .header('content-disposition', `attachment; filename="${name}.xlsx"`)
+    .send(Buffer.from(buffer as ArrayBuffer));
 }

@@ -1,8 +1,9 @@
-// /test/idManager: the NB-IoT device id ↔ IMEI registry — search, set one, import many ("IMEI,id" per line) with
-// the rejected lines and why. NB-IoT callbacks and commands find devices by this id.
+// /test/idManager: the NB-IoT device id ↔ IMEI registry — search, set one, import many ("IMEI,id" rows as text,
+// csv or xlsx, a job with progress) with the counts and the rejected lines and why. NB-IoT callbacks and commands find devices by this id.
 import { App as AntApp, Button, Card, Input, Space, Table } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ImportPanel } from '../production/ImportPanel.tsx';
 import { findIds, type IdRow, importIds, setId } from './api.ts';
 
 export default function IdManagerPage() {
@@ -13,8 +14,6 @@ export default function IdManagerPage() {
   const [rows, setRows] = useState<{ total: number; list: IdRow[] }>({ total: 0, list: [] });
   const [imei, setImei] = useState('');
   const [nbId, setNbId] = useState('');
-  const [text, setText] = useState('');
-  const [result, setResult] = useState<Awaited<ReturnType<typeof importIds>> | null>(null);
   const search = async (p = 1) => {
     setPage(p);
     setRows(await findIds({ keyword: keyword.trim() || undefined, pageNum: p, pageSize: 20 }));
@@ -63,32 +62,13 @@ export default function IdManagerPage() {
           </Button>
         </Space>
       </Card>
-      <Card size="small" title={t('ids.import')}>
-        <Input.TextArea
-          rows={4}
-          value={text}
-          onChange={(e) => setText(e.target.value)}
-          placeholder={t('ids.importHint')}
-          data-testid="id-import-text"
-        />
-        <Button
-          style={{ marginTop: 8 }}
-          data-testid="id-import"
-          onClick={() => void run(async () => setResult(await importIds(text)))}
-        >
-          {t('ids.import')}
-        </Button>
-        {result && (
-          <div data-testid="id-import-result" style={{ marginTop: 8 }}>
-            {t('ids.result', { success: result.success, failure: result.failure })}
-            {result.rejected.map((r) => (
-              <div key={r.line}>
-                {t('ids.line', { line: r.line })}: {r.text} — {r.reason}
-              </div>
-            ))}
-          </div>
-        )}
-      </Card>
+      <ImportPanel
+        kind="nbIds"
+        title={t('ids.import')}
+        columnsHint={t('ids.importHint')}
+        start={(body) => importIds(body)}
+        onDone={() => void search(page)}
+      />
       <Space>
         <Input
           placeholder={t('keyword')}

@@ -1,9 +1,11 @@
 // /test/log/monitor: the system log (server warnings and errors) with a live tail (polling every 3 s for rows
-// newer than the newest shown), and the audit log (every write through the API) in a second tab.
+// newer than the newest shown), the audit log (every write through the API) in a second tab, and the retention
+// of each log kind in a third.
 import { App as AntApp, Button, Input, Select, Space, Switch, Table, Tabs, Tag } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type AuditRow, findAudit, findSystemLog, type SystemLogRow, when } from './api.ts';
+import RetentionTab from './RetentionTab.tsx';
 
 function SystemLogTab() {
   const { t } = useTranslation('factoryLogs');
@@ -148,6 +150,7 @@ export default function SystemLogPage() {
       items={[
         { key: 'system', label: t('systemLog'), children: <SystemLogTab /> },
         { key: 'audit', label: t('auditLog'), children: <AuditTab /> },
+        { key: 'retention', label: t('retention.title'), children: <RetentionTab /> },
       ]}
     />
   );

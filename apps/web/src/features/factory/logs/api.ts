@@ -1,6 +1,8 @@
 // The factory's log and tool APIs (apps/server/src/modules/logs, modules/factory).
+
 import { api } from '../../../api/client.ts';
 import type { Page } from '../../../api/types.ts';
+import type { ImportCountsResult, Job, Upload } from '../production/api.ts';
 
 export interface DeviceLogRow {
   id: string;
@@ -99,10 +101,13 @@ export const findIds = (body: { keyword?: string; pageNum: number; pageSize: num
   api<Page<IdRow>>('/idManager/find', body);
 export const setId = (terminalID: string, nbDeviceId: string | null) =>
   api<IdRow>('/idManager/set', { terminalID, nbDeviceId });
-export const importIds = (text: string) =>
-  api<{ success: number; failure: number; rejected: { line: number; text: string; reason: string }[] }>(
-    '/idManager/import',
-    { text },
-  );
+export const importIds = (body: Upload) => api<Job<ImportCountsResult>>('/idManager/import', body, { timeoutMs: 0 });
 
 export const when = (v: string | null | undefined) => (v ? new Date(v).toLocaleString() : '');
+
+/** Log kinds with a retention (server modules/logs/cleanup.ts LOG_KINDS). */
+export const LOG_KINDS = ['deviceLog', 'frameLog', 'systemLog', 'commandLog', 'task'] as const;
+export type LogKind = (typeof LOG_KINDS)[number];
+export const fetchRetention = () => api<Record<LogKind, number>>('/log/retention', undefined, { method: 'GET' });
+export const saveRetention = (kind: LogKind, days: number) =>
+  api<Record<LogKind, number>>('/log/retention', { kind, days });

@@ -51,8 +51,14 @@ export interface PageOf<T> {
   list: T[];
 }
 
-export type ImportKind = 'stockImei' | 'stockDevice' | 'cards';
-const jobBase = (kind: ImportKind) => (kind === 'cards' ? '/card' : '/stock');
+export type ImportKind = 'stockImei' | 'stockDevice' | 'cards' | 'nbIds';
+const JOB_BASE: Record<ImportKind, string> = {
+  stockImei: '/stock',
+  stockDevice: '/stock',
+  cards: '/card',
+  nbIds: '/idManager',
+};
+const jobBase = (kind: ImportKind) => JOB_BASE[kind];
 
 export const findStock = (f: Record<string, unknown>) => api<PageOf<StockItem>>('/stock/find', f);
 export const importImeis = (body: Upload & { model?: string; batch?: string }) =>

@@ -1,0 +1,81 @@
+// The header of the signed-in layouts (customer site and factory back office): title, language switch, the
+// user's name and logout; each layout adds its own buttons (`before` the language switch, `after` the name).
+import { GlobalOutlined, LogoutOutlined, UserOutlined } from '@ant-design/icons';
+import { App as AntApp, Button, Dropdown, Layout, Space, Typography } from 'antd';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { api } from '../api/client.ts';
+import { authStore, useAuth } from '../auth/store.ts';
+import { LANGUAGE_NAMES, LANGUAGES, type Language, setLanguage } from '../i18n/index.ts';
+
+interface Props {
+  title: ReactNode;
+  before?: ReactNode;
+  after?: ReactNode;
+  /** The language cannot be changed (test-type roles use Chinese, spec §1). */
+  languageLocked?: boolean;
+}
+
+export function AppHeader({ title, before, after, languageLocked = false }: Props) {
+  const { t, i18n } = useTranslation('common');
+  const auth = useAuth();
+  const navigate = useNavigate();
+  const { message } = AntApp.useApp();
+
+  const logout = async () => {
+    try {
+      await api('/logout');
+    } catch (err) {
+      message.error((err as Error).message);
+    }
+    authStore.set(null);
+    navigate('/login', { replace: true });
+  };
+
+  return (
+    <Layout.Header
+      style={{
+        display: 'flex',
+        alignItems: 'center',
+        justifyContent: 'space-between',
+        paddingInline: 16,
+        background: '#001529',
+      }}
+    >
+      <Typography.Title level={4} style={{ color: '#fff', margin: 0 }}>
+        {title}
+      </Typography.Title>
+      <Space size="middle">
+        {before}
+        <Dropdown
+          disabled={languageLocked}
+          menu={{
+            selectable: true,
+            selectedKeys: [i18n.language],
+            items: LANGUAGES.map((l) => ({ key: l, label: LANGUAGE_NAMES[l] })),
+            onClick: ({ key }) => void setLanguage(key as Language),
+          }}
+        >
+          <Button type="text" icon={<GlobalOutlined />} style={{ color: '#fff' }} data-testid="language-switch">
+            {LANGUAGE_NAMES[i18n.language as Language] ?? i18n.language}
+          </Button>
+        </Dropdown>
+        <Space style={{ color: '#fff' }} data-testid="current-user">
+          <UserOutlined />
+          {auth?.userInfo.nickname || auth?.userInfo.username}
+        </Space>
+        {after}
+        <Button
+          type="text"
+          icon={<LogoutOutlined />}
+          style={{ color: '#fff' }}
+          onClick={() => void logout()}
+          data-testid="logout"
+        >
+          {t('header.logout')}
+        </Button>
+      </Space>
+    </Layout.Header>
+  );
+}
