@@ -34,6 +34,15 @@ export interface DeviceOptions {
   jt808AuthCode?: string | null;
   /** Called for every command received (tests). */
   onCommand?: (text: string, connection: number) => void;
+  /** JT/T 808 edition the terminal speaks (default 2013). */
+  jt808Version?: '2013' | '2019';
+  /**
+   * After a transfer-IP command (GT06 `SERVER,…#`, JT/T 808 0x8103 main server) is answered: reconnect to the new
+   * address, as a real tracker does. Off by default (the device only records the new address).
+   */
+  followTransfer?: boolean;
+  /** Called when the platform moves the device to another server. */
+  onTransfer?: (host: string, port: number) => void;
 }
 
 export interface DeviceStats {
@@ -64,9 +73,19 @@ export class SimulatedDevice {
   private timer: NodeJS.Timeout | null = null;
   private ticks = 0;
   private stopped = false;
+  /** The device's parameters (JT/T 808 ids; GT06 answers PARAM# from them): server, heartbeat, APN … */
+  readonly params = new Map<number, number | string>([
+    [0x0001, 30],
+    [0x0010, 'CMNET'],
+    [0x0029, 30],
+  ]);
+  /** The server address the platform last told it to use. */
+  transferredTo: { host: string; port: number } | null = null;
 
   constructor(readonly o: DeviceOptions) {
-    this.jt808 = o.protocol === 'jt808' ? new Jt808Terminal(o.terminalId) : null;
+    this.jt808 = o.protocol === 'jt808' ? new Jt808Terminal(o.terminalId, o.jt808Version ?? '2013') : null;
+    this.params.set(0x0013, o.host);
+    this.params.set(0x0018, o.port);
     this.authCode = o.jt808AuthCode ?? null;
   }
 
@@ -154,6 +173,25 @@ export class SimulatedDevice {
               this.socket.write(this.jt808.register(this.nextSerial()));
             }
           } else if (f.answered.messageId === Jt808Msg.location) this.ack(f.answered.serial);
+        } else if (f.parameters && this.socket) {
+          this.stats.commands++;
+          for (const [id, v] of f.parameters) this.params.set(id, v);
+          this.o.onCommand?.(
+            `0x8103 ${[...f.parameters].map(([id, v]) => `${id.toString(16)}=${v}`).join(';')}`,
+            this.stats.connections,
+          );
+          this.socket.write(this.jt808.generalResponse(this.nextSerial(), f.serial, f.messageId, 0));
+          const server = f.parameters.get(0x0013);
+          if (typeof server === 'string') {
+            const [host, port] = server.includes(':')
+              ? [server.slice(0, server.lastIndexOf(':')), Number(server.slice(server.lastIndexOf(':') + 1))]
+              : [server, Number(f.parameters.get(0x0018) ?? this.o.port)];
+            this.transfer(host, port);
+          }
+        } else if (f.query && this.socket) {
+          this.stats.commands++;
+          this.o.onCommand?.('0x8104', this.stats.connections);
+          this.socket.write(this.jt808.parameterReply(this.nextSerial(), f.serial, this.params));
         } else if (f.text !== undefined && this.socket) {
           this.stats.commands++;
           this.o.onCommand?.(f.text, this.stats.connections);
@@ -172,10 +210,40 @@ export class SimulatedDevice {
       else if (f.command && this.socket) {
         this.stats.commands++;
         this.o.onCommand?.(f.command.text, this.stats.connections);
-        const text = this.o.replyTo ? this.o.replyTo(f.command.text) : `${f.command.text.replace(/#$/, '')} OK`;
+        const text = this.o.replyTo ? this.o.replyTo(f.command.text) : this.gt06Answer(f.command.text);
         if (text !== null) this.socket.write(gt06CommandReply(this.nextSerial(), f.command.serverFlag, text));
+        const server = /^SERVER,([01]),([^,]+),(\d+),\d#?$/i.exec(f.command.text);
+        if (server && text !== null && /OK/i.test(text)) this.transfer(server[2] as string, Number(server[3]));
       }
     }
+  }
+
+  /** GT06 default answers: PARAM# lists the parameters, SERVER and others echo with OK. */
+  private gt06Answer(command: string): string {
+    if (/^PARAM#?$/i.test(command)) {
+      return `IMEI:${this.o.terminalId};SERVER:${this.params.get(0x0013)},${this.params.get(0x0018)};APN:${this.params.get(0x0010)};HBT:${this.params.get(0x0001)};TIMER:${this.params.get(0x0029)}`;
+    }
+    const server = /^SERVER,[01],([^,]+),(\d+),\d#?$/i.exec(command);
+    if (server) {
+      this.params.set(0x0013, server[1] as string);
+      this.params.set(0x0018, Number(server[2]));
+    }
+    return `${command.replace(/#$/, '')} OK`;
+  }
+
+  /** The platform moved the device: remember the address and, when following, reconnect there. */
+  private transfer(host: string, port: number): void {
+    this.transferredTo = { host, port };
+    this.o.onTransfer?.(host, port);
+    if (!this.o.followTransfer) return;
+    // Let the answer leave first, then move.
+    setTimeout(() => {
+      if (this.stopped) return;
+      this.disconnect();
+      this.o.host = host;
+      this.o.port = port;
+      this.connect().catch(() => {});
+    }, 50);
   }
 
   private ack(serial: number): void {

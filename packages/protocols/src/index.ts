@@ -33,6 +33,17 @@ export { encodeGbk } from './jt808/gbk.ts';
 export { Jt808Id, jt808MessageType } from './jt808/message-ids.ts';
 export { Jt808SerialCounter } from './jt808/serial-counter.ts';
 export { Jt808Splitter } from './jt808/splitter.ts';
+export {
+  encodeJt808Structured,
+  isJt808Structured,
+  JT808_QUERY_CONTENT,
+  JT808_STRUCTURED_PREFIX,
+  type Jt808StructuredCommand,
+  jt808ParamsContent,
+  jt808ServerContent,
+  parseJt808Structured,
+  serverParameters,
+} from './jt808/structured.ts';
 export { decodeTerminalId, encodeTerminalId } from './jt808/terminal-id.ts';
 export { fromHex, toHex } from './reader.ts';
 export type { FrameSplitter, SplitterOptions } from './splitter.ts';
