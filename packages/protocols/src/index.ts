@@ -45,6 +45,14 @@ export {
   serverParameters,
 } from './jt808/structured.ts';
 export { decodeTerminalId, encodeTerminalId } from './jt808/terminal-id.ts';
+export {
+  JT808_UPGRADE_PART_BYTES,
+  type Jt808UpgradeSpec,
+  jt808PartCount,
+  jt808SubPackage,
+  jt808UpgradeBody,
+  readJt808UpgradeBody,
+} from './jt808/upgrade.ts';
 export { fromHex, toHex } from './reader.ts';
 export type { FrameSplitter, SplitterOptions } from './splitter.ts';
 export type {

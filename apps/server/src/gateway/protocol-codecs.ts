@@ -133,6 +133,15 @@ class Jt808Codec extends SplittingCodec implements ConnectionCodec {
     return reply.answeredSerial === undefined ? null : reply.answeredSerial;
   }
 
+  jt808Link() {
+    const ctx = this.ctx;
+    return {
+      terminalId: ctx.terminalId ?? '0',
+      version: ctx.version ?? '2013',
+      nextSerial: () => ctx.serials.next(),
+    };
+  }
+
   refusal(first: DecodedMessage): Buffer | null {
     if (first.messageType !== 'register' || !first.terminalId) return null;
     return this.registerReply(first, null);

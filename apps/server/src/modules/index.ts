@@ -11,6 +11,7 @@ import { logRoutes } from './logs/routes.ts';
 import { mapRoutes } from './map/routes.ts';
 import { mutiCmdRoutes } from './mutiCmd/routes.ts';
 import { noticeRoutes } from './notice/routes.ts';
+import { otaRoutes } from './ota/routes.ts';
 import { qcRoutes } from './qc/routes.ts';
 import { quotaRoutes } from './quota/routes.ts';
 import { statRoutes } from './stat/routes.ts';
@@ -27,7 +28,7 @@ routeModules.push(stockRoutes, cardRoutes, qcRoutes);
 // Tasks (many-device work) before the gateway's modules: /command/addBatch makes its batches through them.
 routeModules.push(taskRoutes, logRoutes, factoryRoutes);
 // Factory II: transfer IP, batch commands and the command console (over the tasks above).
-routeModules.push(transferIpRoutes, mutiCmdRoutes);
+routeModules.push(transferIpRoutes, mutiCmdRoutes, otaRoutes);
 
 import { gatewayRouteModules } from '../gateway/routes.ts';
 
