@@ -2,7 +2,9 @@
 // positions, heartbeats and the odd alarm, answers commands, and keeps count of what the platform ACKed.
 // Two ways to drive it: `startTimer` (real time, for the demo and the CLI) and `sendPositions` (as fast as
 // the ACKs come back with a window of unacknowledged fixes, for load tests and benchmarks).
+import { createHash } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
+import { readJt808UpgradeBody } from '@carhere/protocols';
 import {
   Gt06Alarm,
   Gt06ServerReader,
@@ -34,6 +36,32 @@ export interface DeviceOptions {
   jt808AuthCode?: string | null;
   /** Called for every command received (tests). */
   onCommand?: (text: string, connection: number) => void;
+  /** JT/T 808 edition the terminal speaks (default 2013). */
+  jt808Version?: '2013' | '2019';
+  /**
+   * After a transfer-IP command (GT06 `SERVER,…#`, JT/T 808 0x8103 main server) is answered: reconnect to the new
+   * address, as a real tracker does. Off by default (the device only records the new address).
+   */
+  followTransfer?: boolean;
+  /** Called when the platform moves the device to another server. */
+  onTransfer?: (host: string, port: number) => void;
+  /** JT/T 808 remote upgrade: chance of dropping each 0x8108 sub-package received (no answer, not kept). */
+  otaDropRate?: number;
+  /** Random source for drops (tests pass a seeded one). */
+  random?: () => number;
+  /** JT/T 808 remote upgrade: the SHA-256 the reassembled firmware must have, else 0x0108 reports a failure. */
+  otaExpectSha256?: string;
+}
+
+/** What a terminal did with a remote upgrade. */
+export interface UpgradeOutcome {
+  version: string;
+  size: number;
+  sha256: string;
+  parts: number;
+  dropped: number;
+  resendRequests: number;
+  result: number;
 }
 
 export interface DeviceStats {
@@ -64,9 +92,31 @@ export class SimulatedDevice {
   private timer: NodeJS.Timeout | null = null;
   private ticks = 0;
   private stopped = false;
+  /** The device's parameters (JT/T 808 ids; GT06 answers PARAM# from them): server, heartbeat, APN … */
+  readonly params = new Map<number, number | string>([
+    [0x0001, 30],
+    [0x0010, 'CMNET'],
+    [0x0029, 30],
+  ]);
+  /** The server address the platform last told it to use. */
+  transferredTo: { host: string; port: number } | null = null;
+  /** The last remote upgrade (JT/T 808 0x8108), once reassembled. */
+  upgraded: UpgradeOutcome | null = null;
+  private upgrade: {
+    total: number;
+    parts: (Buffer | undefined)[];
+    have: number;
+    firstSerial: number;
+    /** Arrival of this part index triggers the next 0x0005 (2019) for what is missing. */
+    askAfter: number;
+    dropped: number;
+    requests: number;
+  } | null = null;
 
   constructor(readonly o: DeviceOptions) {
-    this.jt808 = o.protocol === 'jt808' ? new Jt808Terminal(o.terminalId) : null;
+    this.jt808 = o.protocol === 'jt808' ? new Jt808Terminal(o.terminalId, o.jt808Version ?? '2013') : null;
+    this.params.set(0x0013, o.host);
+    this.params.set(0x0018, o.port);
     this.authCode = o.jt808AuthCode ?? null;
   }
 
@@ -154,6 +204,27 @@ export class SimulatedDevice {
               this.socket.write(this.jt808.register(this.nextSerial()));
             }
           } else if (f.answered.messageId === Jt808Msg.location) this.ack(f.answered.serial);
+        } else if (f.part && f.messageId === Jt808Msg.upgrade && this.socket) {
+          this.onUpgradePart(f.serial, f.part);
+        } else if (f.parameters && this.socket) {
+          this.stats.commands++;
+          for (const [id, v] of f.parameters) this.params.set(id, v);
+          this.o.onCommand?.(
+            `0x8103 ${[...f.parameters].map(([id, v]) => `${id.toString(16)}=${v}`).join(';')}`,
+            this.stats.connections,
+          );
+          this.socket.write(this.jt808.generalResponse(this.nextSerial(), f.serial, f.messageId, 0));
+          const server = f.parameters.get(0x0013);
+          if (typeof server === 'string') {
+            const [host, port] = server.includes(':')
+              ? [server.slice(0, server.lastIndexOf(':')), Number(server.slice(server.lastIndexOf(':') + 1))]
+              : [server, Number(f.parameters.get(0x0018) ?? this.o.port)];
+            this.transfer(host, port);
+          }
+        } else if (f.query && this.socket) {
+          this.stats.commands++;
+          this.o.onCommand?.('0x8104', this.stats.connections);
+          this.socket.write(this.jt808.parameterReply(this.nextSerial(), f.serial, this.params));
         } else if (f.text !== undefined && this.socket) {
           this.stats.commands++;
           this.o.onCommand?.(f.text, this.stats.connections);
@@ -172,10 +243,128 @@ export class SimulatedDevice {
       else if (f.command && this.socket) {
         this.stats.commands++;
         this.o.onCommand?.(f.command.text, this.stats.connections);
-        const text = this.o.replyTo ? this.o.replyTo(f.command.text) : `${f.command.text.replace(/#$/, '')} OK`;
+        const text = this.o.replyTo ? this.o.replyTo(f.command.text) : this.gt06Answer(f.command.text);
         if (text !== null) this.socket.write(gt06CommandReply(this.nextSerial(), f.command.serverFlag, text));
+        const server = /^SERVER,([01]),([^,]+),(\d+),\d#?$/i.exec(f.command.text);
+        if (server && text !== null && /OK/i.test(text)) this.transfer(server[2] as string, Number(server[3]));
       }
     }
+  }
+
+  /** One 0x8108 sub-package: keep and answer it (or drop it now and then), reassemble when complete. */
+  private onUpgradePart(serial: number, part: { total: number; index: number; body: Buffer }): void {
+    const socket = this.socket;
+    const jt = this.jt808;
+    if (!socket || !jt) return;
+    const firstSerial = (serial - part.index + 1) & 0xffff;
+    if (!this.upgrade || this.upgrade.firstSerial !== firstSerial || this.upgrade.total !== part.total) {
+      this.upgrade = {
+        total: part.total,
+        parts: new Array(part.total + 1),
+        have: 0,
+        firstSerial,
+        askAfter: part.total,
+        dropped: 0,
+        requests: 0,
+      };
+    }
+    const u = this.upgrade;
+    const random = this.o.random ?? Math.random;
+    const dropped = (this.o.otaDropRate ?? 0) > 0 && random() < (this.o.otaDropRate ?? 0);
+    if (dropped) u.dropped++;
+    else {
+      if (!u.parts[part.index]) {
+        u.parts[part.index] = Buffer.from(part.body);
+        u.have++;
+      }
+      socket.write(jt.generalResponse(this.nextSerial(), serial, Jt808Msg.upgrade, 0));
+    }
+    if (u.have === u.total) {
+      this.finishUpgrade(u);
+      return;
+    }
+    // 2019 terminals ask for what is missing once the last part (or the last one asked for) has come by.
+    if (jt.version === '2019' && part.index === u.askAfter) {
+      const missing: number[] = [];
+      for (let i = 1; i <= u.total; i++) if (!u.parts[i]) missing.push(i);
+      u.askAfter = missing[missing.length - 1] as number;
+      u.requests++;
+      socket.write(jt.resendRequest(this.nextSerial(), u.firstSerial, missing));
+    }
+  }
+
+  private finishUpgrade(u: NonNullable<SimulatedDevice['upgrade']>): void {
+    const jt = this.jt808;
+    if (!jt || !this.socket) return;
+    const body = Buffer.concat(u.parts.slice(1) as Buffer[]);
+    const read = readJt808UpgradeBody(body, jt.version);
+    const sha256 = read ? createHash('sha256').update(read.firmware).digest('hex') : '';
+    const ok = read !== null && (this.o.otaExpectSha256 === undefined || this.o.otaExpectSha256 === sha256);
+    const result = ok ? 0 : 1;
+    this.upgraded = {
+      version: read?.version ?? '',
+      size: read?.firmware.length ?? 0,
+      sha256,
+      parts: u.total,
+      dropped: u.dropped,
+      resendRequests: u.requests,
+      result,
+    };
+    this.upgrade = null;
+    this.socket.write(jt.upgradeResult(this.nextSerial(), read?.type ?? 0, result));
+  }
+
+  /** GT06 default answers: PARAM# lists the parameters, SERVER and others echo with OK. */
+  private gt06Answer(command: string): string {
+    if (/^PARAM#?$/i.test(command)) {
+      return `IMEI:${this.o.terminalId};SERVER:${this.params.get(0x0013)},${this.params.get(0x0018)};APN:${this.params.get(0x0010)};HBT:${this.params.get(0x0001)};TIMER:${this.params.get(0x0029)}`;
+    }
+    const upgrade = /^UPGRADE,(https?:\/\/\S+?)#?$/i.exec(command);
+    if (upgrade) this.httpUpgrade(upgrade[1] as string).catch(() => {});
+    const server = /^SERVER,[01],([^,]+),(\d+),\d#?$/i.exec(command);
+    if (server) {
+      this.params.set(0x0013, server[1] as string);
+      this.params.set(0x0018, Number(server[2]));
+    }
+    return `${command.replace(/#$/, '')} OK`;
+  }
+
+  /** GT06 upgrade over HTTP: fetches the firmware in two Range requests, as devices with little memory do. */
+  private async httpUpgrade(url: string): Promise<void> {
+    const head = await fetch(url, { headers: { range: 'bytes=0-1023' } });
+    if (head.status !== 206) throw new Error(`firmware download: ${head.status}`);
+    const total = Number((head.headers.get('content-range') ?? '').split('/')[1]);
+    const first = Buffer.from(await head.arrayBuffer());
+    const parts = [first];
+    if (total > first.length) {
+      const rest = await fetch(url, { headers: { range: `bytes=${first.length}-` } });
+      parts.push(Buffer.from(await rest.arrayBuffer()));
+    }
+    const data = Buffer.concat(parts);
+    this.upgraded = {
+      version: '',
+      size: data.length,
+      sha256: createHash('sha256').update(data).digest('hex'),
+      parts: parts.length,
+      dropped: 0,
+      resendRequests: 0,
+      result: data.length === total ? 0 : 1,
+    };
+  }
+
+  /** The platform moved the device: remember the address and, when following, reconnect there. */
+  private transfer(host: string, port: number): void {
+    this.transferredTo = { host, port };
+    this.o.onTransfer?.(host, port);
+    if (!this.o.followTransfer) return;
+    // Let the answer leave first, then move.
+    setTimeout(() => {
+      if (this.stopped) return;
+      this.disconnect();
+      this.o.host = host;
+      this.o.port = port;
+      this.connect().catch(() => {});
+    }, 50);
   }
 
   private ack(serial: number): void {

@@ -1,7 +1,8 @@
-// The terminal's side of JT/T 808 (2013 headers): register, authenticate, heartbeat, location with additional
-// items, general response to platform commands, and a reader for what the platform sends (0x8001, 0x8100,
-// 0x8300). Framing, escaping and the XOR check come from @carhere/protocols.
-import { buildJt808Frame, jt808Target, unpackJt808 } from '@carhere/protocols';
+// The terminal's side of JT/T 808 (2013 headers, or 2019 when asked): register, authenticate, heartbeat,
+// location with additional items, general response to platform commands, parameter answers (0x0104), and a
+// reader for what the platform sends (0x8001, 0x8100, 0x8300, 0x8103, 0x8104, 0x8108 sub-packages). Framing,
+// escaping and the XOR check come from @carhere/protocols.
+import { buildJt808Frame, type Jt808Version, jt808Target, unpackJt808 } from '@carhere/protocols';
 import type { Fix } from './track.ts';
 
 export const Jt808Msg = {
@@ -12,7 +13,13 @@ export const Jt808Msg = {
   location: 0x0200,
   platformResponse: 0x8001,
   registerReply: 0x8100,
+  setParameters: 0x8103,
+  queryParameters: 0x8104,
+  upgrade: 0x8108,
   text: 0x8300,
+  parameterReply: 0x0104,
+  upgradeResult: 0x0108,
+  resendRequest: 0x0005,
 } as const;
 
 /** Alarm flag bits the simulator raises. */
@@ -21,8 +28,11 @@ export const Jt808AlarmBit = { sos: 1 << 0, powerCut: 1 << 8, vibration: 1 << 16
 export class Jt808Terminal {
   private readonly target;
 
-  constructor(readonly terminalId: string) {
-    this.target = jt808Target(terminalId, '2013');
+  constructor(
+    readonly terminalId: string,
+    readonly version: Jt808Version = '2013',
+  ) {
+    this.target = jt808Target(terminalId, version);
   }
 
   frame(messageId: number, serial: number, body: Uint8Array): Buffer {
@@ -30,6 +40,17 @@ export class Jt808Terminal {
   }
 
   register(serial: number): Buffer {
+    if (this.version === '2019') {
+      // 2019: manufacturer 11, model 30, terminal id 30 bytes.
+      const body = Buffer.alloc(76 + 7);
+      body.writeUInt16BE(11, 0);
+      body.write('CARHR', 4, 'ascii');
+      body.write('SIM-808-2019', 15, 'ascii');
+      body.write(this.terminalId.slice(-7).padStart(7, '0'), 45, 'ascii');
+      body[75] = 1;
+      body.write('SIM0001', 76, 'ascii');
+      return this.frame(Jt808Msg.register, serial, body);
+    }
     const body = Buffer.alloc(37 + 7);
     body.writeUInt16BE(11, 0); // province (Beijing)
     body.writeUInt16BE(0, 2); // city
@@ -42,7 +63,44 @@ export class Jt808Terminal {
   }
 
   auth(serial: number, code: string): Buffer {
+    if (this.version === '2019') {
+      const c = Buffer.from(code, 'ascii');
+      const body = Buffer.alloc(1 + c.length + 15 + 20);
+      body[0] = c.length;
+      c.copy(body, 1);
+      body.write(this.terminalId.padStart(15, '0').slice(-15), 1 + c.length, 'ascii');
+      body.write('SIM-1.0', 16 + c.length, 'ascii');
+      return this.frame(Jt808Msg.auth, serial, body);
+    }
     return this.frame(Jt808Msg.auth, serial, Buffer.from(code, 'ascii'));
+  }
+
+  /** 0x0104: the answered serial and the parameters (numbers as DWORD, strings as text). */
+  parameterReply(serial: number, answeredSerial: number, params: ReadonlyMap<number, number | string>): Buffer {
+    const parts: Buffer[] = [Buffer.from([(answeredSerial >> 8) & 0xff, answeredSerial & 0xff, params.size & 0xff])];
+    for (const [id, value] of params) {
+      const v = typeof value === 'number' ? Buffer.alloc(4) : Buffer.from(value, 'latin1');
+      if (typeof value === 'number') v.writeUInt32BE(value >>> 0, 0);
+      const head = Buffer.alloc(5);
+      head.writeUInt32BE(id, 0);
+      head[4] = v.length;
+      parts.push(head, v);
+    }
+    return this.frame(Jt808Msg.parameterReply, serial, Buffer.concat(parts));
+  }
+
+  /** 0x0005 (2019): asks the platform to send again the listed sub-packages of the message with `firstSerial`. */
+  resendRequest(serial: number, firstSerial: number, packageIds: readonly number[]): Buffer {
+    const body = Buffer.alloc(4 + packageIds.length * 2);
+    body.writeUInt16BE(firstSerial, 0);
+    body.writeUInt16BE(packageIds.length, 2);
+    for (const [i, id] of packageIds.entries()) body.writeUInt16BE(id, 4 + i * 2);
+    return this.frame(Jt808Msg.resendRequest, serial, body);
+  }
+
+  /** 0x0108: upgrade type and result (0 success, 1 failure, 2 cancelled). */
+  upgradeResult(serial: number, type: number, result: number): Buffer {
+    return this.frame(Jt808Msg.upgradeResult, serial, Uint8Array.of(type, result));
   }
 
   heartbeat(serial: number): Buffer {
@@ -119,6 +177,29 @@ export interface Jt808ServerFrame {
   register?: { result: number; authCode: string };
   /** 0x8300: the text. */
   text?: string;
+  /** 0x8103: the parameters set (numbers for 1/2/4-byte values, text otherwise). */
+  parameters?: Map<number, number | string>;
+  /** 0x8104: a query of all parameters. */
+  query?: boolean;
+  /** A sub-package of a long message: total parts, this part's index (1-based) and its body. */
+  part?: { total: number; index: number; body: Buffer };
+}
+
+/** Parameter ids whose values are text. */
+const TEXT_PARAMETERS = new Set([0x0010, 0x0011, 0x0012, 0x0013, 0x0014, 0x0015, 0x0016, 0x0017, 0x001a, 0x001d]);
+
+function readParameters(body: Buffer): Map<number, number | string> {
+  const out = new Map<number, number | string>();
+  let p = 1;
+  for (let i = 0; i < body[0] && p + 5 <= body.length; i++) {
+    const id = body.readUInt32BE(p);
+    const len = body[p + 4];
+    const v = body.subarray(p + 5, p + 5 + len);
+    p += 5 + len;
+    if (!TEXT_PARAMETERS.has(id) && (len === 1 || len === 2 || len === 4)) out.set(id, v.readUIntBE(0, len));
+    else out.set(id, v.toString('latin1'));
+  }
+  return out;
 }
 
 /** Splits the platform's bytes at 7E delimiters and reads each frame. */
@@ -156,7 +237,13 @@ export class Jt808ServerReader {
       } else if (header.messageId === Jt808Msg.registerReply && body.length >= 3) {
         frame.register = { result: body[2], authCode: body.subarray(3).toString('latin1') };
       } else if (header.messageId === Jt808Msg.text && body.length >= 1) {
-        frame.text = body.subarray(1).toString('latin1');
+        frame.text = body.subarray(header.is2019 ? 2 : 1).toString('latin1');
+      } else if (header.packageTotal > 0) {
+        frame.part = { total: header.packageTotal, index: header.packageIndex, body };
+      } else if (header.messageId === Jt808Msg.setParameters && body.length >= 1) {
+        frame.parameters = readParameters(body);
+      } else if (header.messageId === Jt808Msg.queryParameters) {
+        frame.query = true;
       }
       out.push(frame);
     }

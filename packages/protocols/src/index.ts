@@ -33,7 +33,26 @@ export { encodeGbk } from './jt808/gbk.ts';
 export { Jt808Id, jt808MessageType } from './jt808/message-ids.ts';
 export { Jt808SerialCounter } from './jt808/serial-counter.ts';
 export { Jt808Splitter } from './jt808/splitter.ts';
+export {
+  encodeJt808Structured,
+  isJt808Structured,
+  JT808_QUERY_CONTENT,
+  JT808_STRUCTURED_PREFIX,
+  type Jt808StructuredCommand,
+  jt808ParamsContent,
+  jt808ServerContent,
+  parseJt808Structured,
+  serverParameters,
+} from './jt808/structured.ts';
 export { decodeTerminalId, encodeTerminalId } from './jt808/terminal-id.ts';
+export {
+  JT808_UPGRADE_PART_BYTES,
+  type Jt808UpgradeSpec,
+  jt808PartCount,
+  jt808SubPackage,
+  jt808UpgradeBody,
+  readJt808UpgradeBody,
+} from './jt808/upgrade.ts';
 export { fromHex, toHex } from './reader.ts';
 export type { FrameSplitter, SplitterOptions } from './splitter.ts';
 export type {

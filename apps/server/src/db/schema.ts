@@ -3,6 +3,7 @@ import type { AuditTables } from './tables/audit.ts';
 import type { CoreTables } from './tables/core.ts';
 import type { FactoryLogTables } from './tables/factoryLogs.ts';
 import type { FactoryProdTables } from './tables/factoryProd.ts';
+import type { FactoryToolTables } from './tables/factoryTools.ts';
 import type { GatewayTables } from './tables/gateway.ts';
 import type { SecurityTables } from './tables/security.ts';
 import type { StatisticsTables } from './tables/statistics.ts';
@@ -20,4 +21,5 @@ export interface Database
     StatisticsTables,
     FactoryProdTables,
     FactoryLogTables,
+    FactoryToolTables,
     SecurityTables {}

@@ -4,6 +4,7 @@
 import type { AppContext } from '../context.ts';
 import type { ComponentStarter } from '../main.ts';
 import { CommandStore } from '../modules/commands/store.ts';
+import { OtaPusher } from '../modules/ota/pusher.ts';
 import { RollupRequester } from '../modules/stat/jobs.ts';
 import { DeviceLog } from './device-log.ts';
 import { DeviceDirectory } from './directory.ts';
@@ -102,6 +103,8 @@ export async function startGateway(
   const store = new CommandStore(ctx.db, ctx.bus);
   const nb = new NbCommands(ctx.db, store, options.nbDownlink, options.commandTimeoutMs, onError);
   const dispatcher = new CommandDispatcher(store, registry, ctx.bus, onError, nb);
+  // JT/T 808 remote upgrades (0x8108 sub-packages) on the connections of this process.
+  const ota = new OtaPusher(ctx, registry, onError, options.ota);
   const sweeper = new Sweeper(
     ctx,
     state,
@@ -134,8 +137,10 @@ export async function startGateway(
       if (!device.activated) activate(ctx, device.id, device.terminalId).catch(onError);
       device.activated = true;
       dispatcher.onBound(session).catch(onError);
+      ota.onBound(session).catch(onError);
     },
     onReply: (session, reply) => dispatcher.onReply(session, reply),
+    onMessage: (session, msg) => ota.onMessage(session, msg),
     onError,
   };
 
@@ -198,6 +203,7 @@ export async function startGateway(
       await closing;
       registry.stop();
       dispatcher.stop();
+      ota.stop();
       sweeper.stop();
       segments.stop();
       directory.stop();

@@ -4,6 +4,8 @@ import type { Config } from '../config.ts';
 import { type NbDownlinkOptions, nbDownlinkOptionsFrom } from './nb/settings.ts';
 
 export interface GatewayOptions {
+  /** JT/T 808 remote upgrade pushes (modules/ota/pusher.ts): resend timeout, window; tests shorten them. */
+  ota?: Partial<import('../modules/ota/pusher.ts').OtaPusherOptions>;
   host: string;
   gt06Port: number;
   jt808Port: number;

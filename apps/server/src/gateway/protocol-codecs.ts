@@ -6,8 +6,10 @@ import {
   type DecodedMessage,
   decodeGt06,
   decodeJt808,
+  encodeJt808Structured,
   Gt06Splitter,
   gt06EncodeCommand,
+  isJt808Structured,
   Jt808CommandEncoder,
   Jt808Splitter,
   jt808GeneralResponse,
@@ -114,6 +116,12 @@ class Jt808Codec extends SplittingCodec implements ConnectionCodec {
   }
 
   encodeCommand(content: string) {
+    if (isJt808Structured(content)) {
+      // 0x8103 / 0x8104 built for the version this terminal speaks (transfer IP, configuration).
+      const serial = this.ctx.serials.next();
+      const built = encodeJt808Structured(content, this.ctx.terminalId ?? '0', this.ctx.version ?? '2013', serial);
+      if (built) return { bytes: built.frame, key: serial };
+    }
     if (!this.encoder) {
       this.encoder = new Jt808CommandEncoder(this.ctx.terminalId ?? '0', this.ctx.version ?? '2013', this.ctx.serials);
     }
@@ -123,6 +131,15 @@ class Jt808Codec extends SplittingCodec implements ConnectionCodec {
 
   replyKey(reply: CommandReply): number | null {
     return reply.answeredSerial === undefined ? null : reply.answeredSerial;
+  }
+
+  jt808Link() {
+    const ctx = this.ctx;
+    return {
+      terminalId: ctx.terminalId ?? '0',
+      version: ctx.version ?? '2013',
+      nextSerial: () => ctx.serials.next(),
+    };
   }
 
   refusal(first: DecodedMessage): Buffer | null {

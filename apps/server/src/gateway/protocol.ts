@@ -1,5 +1,5 @@
 // The two device protocols behind one small per-connection interface over @carhere/protocols.
-import type { CommandReply, DecodedMessage, DecodeResult, ProtocolName } from '@carhere/protocols';
+import type { CommandReply, DecodedMessage, DecodeResult, Jt808Version, ProtocolName } from '@carhere/protocols';
 import type { DeviceRef } from './directory.ts';
 
 /** One connection's codec state: splitter buffer, protocol context, command serials. */
@@ -29,6 +29,11 @@ export interface ConnectionCodec {
   encodeCommand(content: string, commandId: string): { bytes: Buffer; key: number };
   /** The key of the command a reply answers, or null when the reply carries none. */
   replyKey(reply: CommandReply): number | null;
+  /**
+   * JT/T 808 only: the terminal's id and edition and the connection's serial counter, for messages built outside
+   * the text command path (remote upgrade sub-packages).
+   */
+  jt808Link?(): { terminalId: string; version: Jt808Version; nextSerial(): number };
   /** What to send an unknown device before closing (JT/T 808 0x8100 "not in database"), or null. */
   refusal(first: DecodedMessage): Buffer | null;
 }

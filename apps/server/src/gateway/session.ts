@@ -41,6 +41,8 @@ export interface SessionContext {
   /** A device finished logging in: deliver its offline commands, tell other gateway processes, activate it. */
   onBound(session: Session): void;
   onReply(session: Session, reply: CommandReply): void;
+  /** Every message of an admitted device (remote upgrades follow their sub-package answers here). */
+  onMessage?(session: Session, msg: DecodedMessage): void;
   onError(err: unknown): void;
 }
 
@@ -358,6 +360,7 @@ export class Session implements RegisteredSession {
       return;
     }
     if (msg.commandReply) this.ctx.onReply(this, msg.commandReply);
+    this.ctx.onMessage?.(this, msg);
     const now = Date.now();
     this.alarmMemory ??= newDerivedAlarmMemory(device.speedLimit);
     this.alarmMemory.speedLimit = device.speedLimit;

@@ -4,6 +4,16 @@
 
 /** Operations that only read, named as in the OpenAPI document: 'POST /api/device/findById'. */
 export const READ_OPERATIONS: ReadonlySet<string> = new Set([
+  // Factory II (transfer IP, batch commands, command console): searches and exports.
+  'POST /api/transferIp/results',
+  'POST /api/transferIp/search',
+  'POST /api/transferIp/export',
+  'POST /api/mutiCmd/results',
+  'POST /api/cmdSend/history',
+  'POST /api/config/toHex',
+  'POST /api/ota/firmware/find',
+  'POST /api/ota/results',
+  'POST /api/user_ota',
   'POST /api/user/findById',
   'POST /api/user/findAllUser',
   'POST /api/user/findAllUserV2',

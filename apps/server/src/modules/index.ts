@@ -9,13 +9,16 @@ import { factoryRoutes } from './factory/routes.ts';
 import { fenceRoutes } from './fence/routes.ts';
 import { logRoutes } from './logs/routes.ts';
 import { mapRoutes } from './map/routes.ts';
+import { mutiCmdRoutes } from './mutiCmd/routes.ts';
 import { noticeRoutes } from './notice/routes.ts';
+import { otaRoutes } from './ota/routes.ts';
 import { qcRoutes } from './qc/routes.ts';
 import { quotaRoutes } from './quota/routes.ts';
 import { statRoutes } from './stat/routes.ts';
 import { stockRoutes } from './stock/routes.ts';
 import { systemRoutes } from './system/routes.ts';
 import { taskRoutes } from './tasks/routes.ts';
+import { transferIpRoutes } from './transferIp/routes.ts';
 import { userRoutes } from './user/routes.ts';
 
 export const routeModules: RouteModule[] = [systemRoutes, authRoutes, userRoutes, fenceRoutes, mapRoutes, noticeRoutes];
@@ -24,6 +27,8 @@ routeModules.push(quotaRoutes, deviceRoutes, agentRoutes, auditRoutes, statRoute
 routeModules.push(stockRoutes, cardRoutes, qcRoutes);
 // Tasks (many-device work) before the gateway's modules: /command/addBatch makes its batches through them.
 routeModules.push(taskRoutes, logRoutes, factoryRoutes);
+// Factory II: transfer IP, batch commands and the command console (over the tasks above).
+routeModules.push(transferIpRoutes, mutiCmdRoutes, otaRoutes);
 
 import { gatewayRouteModules } from '../gateway/routes.ts';
 

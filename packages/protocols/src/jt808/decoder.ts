@@ -137,6 +137,19 @@ function decodeBody(d: Jt808Decoding, r: ByteReader): void {
     case Id.auth:
       decodeAuth(d, r);
       return;
+    case Id.resendRequest: {
+      // 2019: the terminal asks for sub-packages again (remote upgrade): first serial, count, part ids.
+      if (r.remaining < 4) return;
+      const firstSerial = r.u16();
+      const count = r.u16();
+      const ids: number[] = [];
+      for (let i = 0; i < count && r.remaining >= 2; i++) ids.push(r.u16());
+      d.attributes.upgradeResend = { firstSerial, ids };
+      return;
+    }
+    case Id.upgradeResult:
+      if (r.remaining >= 2) d.attributes.upgradeResult = { type: r.u8(), result: r.u8() };
+      return;
     case Id.parameterReply:
       decodeParameterReply(d, r);
       d.generalResult = null;

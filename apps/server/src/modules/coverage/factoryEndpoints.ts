@@ -48,4 +48,39 @@ export const FACTORY_ENDPOINTS: FactoryEndpoint[] = [
     perm: ['factory:muti_cmd'],
     req: (i) => body({ content: 'WHERE#', terminalIDs: [i], area: 'factory' }),
   },
+  // Factory II: transfer IP, batch commands, device batch actions, command console.
+  {
+    name: '/transferIp/send',
+    perm: ['factory:transfer_ip'],
+    req: (i) => body({ terminalIDs: [i], host: '127.0.0.1', port: 5023 }),
+  },
+  {
+    name: '/transferIp/results',
+    perm: ['factory:transfer_ip', 'factory:transfer_ip_result', 'factory:transfer_ip_results'],
+    req: (i) => body({ terminalID: i }),
+  },
+  {
+    name: '/transferIp/search',
+    perm: ['factory:transfer_ip', 'factory:transfer_ip_results'],
+    req: (i) => body({ terminalIDs: [i] }),
+  },
+  {
+    name: '/transferIp/export',
+    perm: ['factory:transfer_ip', 'factory:transfer_ip_results'],
+    req: (i) => body({ terminalIDs: [i] }),
+  },
+  { name: '/mutiCmd/send', perm: ['factory:muti_cmd'], req: (i) => body({ terminalIDs: [i], content: 'WHERE#' }) },
+  { name: '/mutiCmd/results', perm: ['factory:muti_cmd'], req: (i) => body({ terminalID: i }) },
+  {
+    name: '/mutiCmd/deviceBatchManage',
+    perm: ['factory:muti_cmd'],
+    req: (i) => body({ terminalIDs: [i], action: 'changeModel', deviceType: 12 }),
+  },
+  { name: '/cmdSend/send', perm: ['factory:cmd_send'], req: (i) => body({ terminalID: i, content: 'WHERE#' }) },
+  { name: '/cmdSend/history', perm: ['factory:cmd_send'], req: (i) => body({ terminalID: i }) },
+  {
+    name: '/config/toHex',
+    perm: ['factory:cmd_send', 'factory:config_platform', 'factory:muti_cmd'],
+    req: () => body({ text: 'WHERE#' }),
+  },
 ];

@@ -33,6 +33,14 @@ export interface CommandTaskInput {
   expiresInHours?: number;
   senderName?: string;
   area: TaskArea;
+  /** Task kind (default 'command'); transferIp, config … carry their own contents per device. */
+  kind?: string;
+  /** Shown in lists (default: the content). */
+  title?: string;
+  /** Stored with the task (default: content and hours). */
+  params?: Record<string, unknown>;
+  /** The content for one device (its protocol decides the form); default: `content` for every device. */
+  contentFor?: (device: { protocol: number; deviceType: number }) => string;
 }
 
 interface DeviceRow {
@@ -93,7 +101,9 @@ export class TaskService {
       if (isExpired(expiry, now)) refused = reason('device.expired');
       else {
         const decision = decideCommandSend({
-          content: input.content,
+          content: input.contentFor
+            ? input.contentFor({ protocol: d.protocol, deviceType: d.device_type })
+            : input.content,
           online: d.online === true,
           deviceModel: d.device_type,
           deviceId: d.nb_device_id,
@@ -101,14 +111,15 @@ export class TaskService {
         });
         if (decision.action === 'refuse') refused = reason(decision.message);
       }
-      targets.push({ deviceId: String(d.id), terminalId, protocol: d.protocol, refused });
+      const content = input.contentFor?.({ protocol: d.protocol, deviceType: d.device_type });
+      targets.push({ deviceId: String(d.id), terminalId, protocol: d.protocol, refused, content });
     }
     const hours = input.expiresInHours ?? this.ctx.config.offlineCommandTtlHours;
     const task = await this.store.createTask(
       {
-        kind: 'command',
-        title: input.content,
-        params: { content: input.content, expiresInHours: hours },
+        kind: input.kind ?? 'command',
+        title: input.title ?? input.content,
+        params: { content: input.content, expiresInHours: hours, ...input.params },
         createdBy: caller.id,
         creatorName: input.senderName || caller.username,
         creatorPath: caller.path,

@@ -61,6 +61,8 @@ export interface ItemTarget {
   protocol: number;
   /** Set: the item cannot be done (the reason); it starts 'failed' and no command is queued. */
   refused?: string;
+  /** This device's command content when it differs per device (protocol); default: the task's content. */
+  content?: string;
 }
 
 /** SQL: the item state of command `c` (COMMAND_TO_TASK_STATE, the domain's table). */
@@ -118,9 +120,10 @@ export class TaskStore {
         await sql`
           WITH c AS (
             INSERT INTO commands (device_id, terminal_id, protocol, content, mode, status, sender_id, sender_name, expires_at)
-            SELECT d, t, p, ${content}, 'offline', 'pending', ${sender.id}::bigint, ${sender.name}, ${task.expires_at}
+            SELECT d, t, p, k, 'offline', 'pending', ${sender.id}::bigint, ${sender.name}, ${task.expires_at}
               FROM unnest(${ok.map((t) => t.deviceId)}::bigint[], ${ok.map((t) => t.terminalId)}::text[],
-                          ${ok.map((t) => t.protocol)}::smallint[]) AS x(d, t, p)
+                          ${ok.map((t) => t.protocol)}::smallint[], ${ok.map((t) => t.content ?? content)}::text[])
+                   AS x(d, t, p, k)
             RETURNING id, device_id, terminal_id
           ), logged AS (
             INSERT INTO command_log (command_id, status, detail)

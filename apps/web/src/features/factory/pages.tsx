@@ -4,12 +4,15 @@
 // route's permissions (domain route table) and the server checks every call again.
 import type { ComponentType } from 'react';
 import { productionPages } from './production/pages.ts';
+import { toolPages } from './tools/pages.ts';
 
 export type PageLoader = () => Promise<{ default: ComponentType }>;
 
 export const factoryPages: Record<string, PageLoader> = {
   // Stock, SIM cards, QC and serial results (fprod).
   ...productionPages,
+  // Transfer IP, batch commands, command console, OTA, AGPS, configuration, subscriptions (fact2).
+  ...toolPages,
   'log/search': () => import('./logs/DeviceLogPage.tsx'),
   'log/monitor': () => import('./logs/SystemLogPage.tsx'),
   'log/cmdTask': () => import('./logs/CmdTaskPage.tsx'),
