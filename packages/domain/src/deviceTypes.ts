@@ -198,7 +198,8 @@ export function seedDeviceType(code: number, name?: string): DeviceTypeConfig {
     features: {
       battery: true,
       acc: true,
-      tyres: code === MODEL_TIRE,
+      // Tyre data of any model is shown today (808 terminals report TPMS too): an admin narrows it per type.
+      tyres: true,
       oilCut: ids.has('relayCut'),
       recording: ids.has('recordAudio'),
     },

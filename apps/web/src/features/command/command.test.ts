@@ -113,7 +113,7 @@ describe('send flow (spec §4)', () => {
 
 describe('device types as data keep every existing command menu', () => {
   it('gives every model on every protocol type the menu menu.ts hard-coded before (fixture)', async () => {
-    const fixture = (await import('./legacyMenus.fixture.json', { with: { type: 'json' } })).default as {
+    const fixture = (await import('./legacyMenus.fixture.json', { with: { type: 'json' } })).default as unknown as {
       menus: Record<string, [string, string[]][]>;
       devices: Record<string, string>;
     };
