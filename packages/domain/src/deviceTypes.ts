@@ -250,6 +250,11 @@ const FEATURE_OF_COMMAND: Readonly<Record<string, DeviceFeature>> = {
   recordAudio: 'recording',
 };
 
+/** The feature a menu command (by id) needs, or undefined. */
+export function commandIdFeature(id: string): DeviceFeature | undefined {
+  return FEATURE_OF_COMMAND[id];
+}
+
 export function commandFeature(content: string): DeviceFeature | undefined {
   const entry = matchCommand(content);
   return entry ? FEATURE_OF_COMMAND[entry.id] : undefined;

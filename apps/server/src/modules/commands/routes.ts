@@ -11,6 +11,7 @@ import { ApiError, badRequest, notFound } from '../../http/errors.ts';
 import { callerLang, translate } from '../../http/i18n.ts';
 import type { App } from '../../http/types.ts';
 import { oilOutcomeView } from '../deviceTypes/oil.ts';
+import { orderItemsProblem } from '../deviceTypes/settings.ts';
 import { deviceByRef } from '../location/devices.ts';
 import { idSchema, terminalIdSchema } from '../location/params.ts';
 import { type CommandResult, commandResultSchema, commandSchema, presentCommand } from './presenter.ts';
@@ -376,6 +377,8 @@ export async function commandRoutes(app: App, ctx: AppContext): Promise<void> {
     },
     async (req) => {
       const device = await deviceByRef(ctx, req.user!, req.body);
+      const problem = orderItemsProblem(req.body.items);
+      if (problem) throw badRequest(problem);
       const items = JSON.stringify(req.body.items);
       const row = await ctx.db
         .insertInto('command_orders')

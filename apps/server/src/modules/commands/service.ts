@@ -80,10 +80,10 @@ export class CommandService {
     opts: { offline?: boolean; offlineAllowed?: boolean } = {},
   ): Promise<CommandOutcome> {
     await this.assertUsable(device);
-    // Spec §8 / §5: a feature the device's type lacks, or a ruled parameter out of its rule, is refused.
-    assertCommandAllowed(await loadDeviceType(this.ctx.db, device.deviceType), content);
     const online = await this.isOnline(device.id);
     const action = this.decide(device, content, online, opts.offlineAllowed ?? true);
+    // Spec §8 / §5: a feature the device's type lacks, or a ruled parameter out of its rule, is refused.
+    assertCommandAllowed(await loadDeviceType(this.ctx.db, device.deviceType), content);
     if (action === 'offline' || opts.offline) return this.queueOffline(device, content, sender, online);
     return this.sendLive(device, content, sender);
   }

@@ -129,7 +129,10 @@ describe('device types as data keep every existing command menu', () => {
   it('follows an edited type: its menu, its labels and templates', () => {
     const edited = SEED_DEVICE_TYPES.map((t) =>
       t.deviceType === 12
-        ? { ...t, menu: [{ group: 'mine', commands: [{ id: 'hello', template: 'HELLO,{1..3}#', label: { en: 'Hello' } }] }] }
+        ? {
+            ...t,
+            menu: [{ group: 'mine', commands: [{ id: 'hello', template: 'HELLO,{1..3}#', label: { en: 'Hello' } }] }],
+          }
         : t,
     );
     const menu = commandMenu({ deviceProtocol: 12, protocolType: 2 }, edited);
