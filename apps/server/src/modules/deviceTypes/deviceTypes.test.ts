@@ -152,6 +152,20 @@ describe('device types as data (/api/deviceType/*) and what reads them', () => {
       offline: true,
     });
     expect(batch.data[0]).toMatchObject({ status: 'refused', message: 'Enter a whole number of hours, at least 1' });
+    // The settings drawer's stored work mode follows the same rules (/order/save).
+    const both = await demo.post('/order/save', {
+      terminalID: tid,
+      items: { timeModeMinutes: 30, powerOnTime: '18:30', mixedMode: false },
+    });
+    expect(both.meta).toMatchObject({ success: false, message: 'Without mixed mode the device runs one mode only' });
+    const badTime = await demo.post('/order/save', { terminalID: tid, items: { powerOnTime: '25:61' } });
+    expect(badTime.meta.message).toBe('Enter a time such as 18:30');
+    const mixed = await demo.post<{ items: Record<string, unknown> }>('/order/save', {
+      terminalID: tid,
+      items: { timeModeMinutes: 30, powerOnTime: '18:30', intervalHours: 6, mixedMode: true, oilVolumeL: 12.5 },
+    });
+    expect(mixed.meta.success).toBe(true);
+    expect(mixed.data.items).toMatchObject({ powerOnTime: '18:30', oilVolumeL: 12.5 });
   });
 
   it('reads oil cut replies with the spec texts on the live, record, batch and task paths', async () => {
