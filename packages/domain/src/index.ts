@@ -9,6 +9,7 @@ export * from './coords.ts';
 export * from './dateSearch.ts';
 export * from './deviceList.ts';
 export * from './deviceState.ts';
+export * from './deviceTypes.ts';
 export * from './driving.ts';
 export * from './factory/index.ts';
 export * from './formats.ts';

@@ -182,6 +182,10 @@ const CN_EN_MESSAGES = {
   },
   'validation.powerOnTime': { cn: '请输入正确的时间，例如18:30', en: 'Enter a time such as 18:30' },
   'validation.intervalHours': { cn: '请输入正整数小时', en: 'Enter a whole number of hours, at least 1' },
+  'validation.mixedMode': {
+    cn: '未开启混合模式时只能运行一种模式',
+    en: 'Without mixed mode the device runs one mode only',
+  },
 
   // Track (spec §8).
   'track.notFound': { cn: '该日期没有轨迹', en: 'No track found for this date' },

@@ -29,6 +29,11 @@ export const READ_OPERATIONS: ReadonlySet<string> = new Set([
   'POST /api/fence/findByDevice',
   'POST /api/fence/findAlarmFences',
   'POST /api/map/getKey',
+  'POST /api/deviceType/findAll',
+  'POST /api/deviceType/find',
+  'POST /api/deviceType/detail',
+  'POST /api/deviceType/ofDevice',
+  'POST /api/deviceType/list',
   'POST /api/map/findKeys',
   'POST /api/map/findGeocoder',
   // Geocoding fills a shared address cache, which is not anybody's data.

@@ -33,3 +33,8 @@ routeModules.push(transferIpRoutes, mutiCmdRoutes, otaRoutes);
 import { gatewayRouteModules } from '../gateway/routes.ts';
 
 routeModules.push(...gatewayRouteModules);
+
+// Device types as data (issue 16): configurations, the admin's device/deviceConfig, feature checks.
+import { deviceTypeRoutes } from './deviceTypes/routes.ts';
+
+routeModules.push(deviceTypeRoutes);

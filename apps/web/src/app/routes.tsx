@@ -88,3 +88,7 @@ export const featureRoutes: FeatureRoute[] = [
 ];
 featureRoutes.push(...accountRoutes, ...countRoutes);
 featureRoutes.push(...iccidRoutes);
+
+import { deviceTypeRoutes } from '../features/deviceTypes/routes.tsx';
+
+featureRoutes.push(...deviceTypeRoutes);

@@ -100,6 +100,7 @@ export const MESSAGES_ES: MessageTranslation = {
   'validation.timeMode': 'Introduzca minutos enteros, 0 o más (0 lo desactiva)',
   'validation.powerOnTime': 'Introduzca una hora como 18:30',
   'validation.intervalHours': 'Introduzca un número entero de horas, como mínimo 1',
+  'validation.mixedMode': 'Sin modo mixto el dispositivo funciona en un solo modo',
 
   'track.notFound': 'No se encontró ningún recorrido para esta fecha',
   'track.notLoaded': 'El recorrido todavía no se ha cargado por completo',

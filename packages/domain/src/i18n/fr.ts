@@ -102,6 +102,7 @@ export const MESSAGES_FR: MessageTranslation = {
   'validation.timeMode': 'Saisissez un nombre entier de minutes, 0 ou plus (0 pour désactiver)',
   'validation.powerOnTime': 'Saisissez une heure, par exemple 18:30',
   'validation.intervalHours': "Saisissez un nombre entier d'heures, au moins 1",
+  'validation.mixedMode': "Sans le mode mixte, l'appareil ne fonctionne que dans un seul mode",
 
   'track.notFound': 'Aucun trajet trouvé pour cette date',
   'track.notLoaded': "Le trajet n'est pas encore entièrement chargé",

@@ -100,6 +100,7 @@ export const MESSAGES_KM: MessageTranslation = {
   'validation.timeMode': 'សូមបញ្ចូលចំនួននាទីជាចំនួនគត់ ចាប់ពី 0 ឡើងទៅ (0 គឺបិទ)',
   'validation.powerOnTime': 'សូមបញ្ចូលម៉ោង ឧទាហរណ៍ 18:30',
   'validation.intervalHours': 'សូមបញ្ចូលចំនួនម៉ោងជាចំនួនគត់ យ៉ាងតិច 1',
+  'validation.mixedMode': 'បើមិនបើករបៀបចម្រុះ ឧបករណ៍ដំណើរការតែរបៀបមួយប៉ុណ្ណោះ',
 
   'track.notFound': 'រកមិនឃើញដំណើរសម្រាប់កាលបរិច្ឆេទនេះទេ',
   'track.notLoaded': 'ដំណើរមិនទាន់ផ្ទុករួចរាល់ទេ',

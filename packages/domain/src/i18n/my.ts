@@ -100,6 +100,7 @@ export const MESSAGES_MY: MessageTranslation = {
   'validation.timeMode': 'မိနစ်ကို 0 နှင့်အထက် ကိန်းပြည့်ဖြင့် ထည့်ပါ (0 ဆိုလျှင် ပိတ်မည်)',
   'validation.powerOnTime': 'အချိန်ကို 18:30 ကဲ့သို့ ထည့်ပါ',
   'validation.intervalHours': 'နာရီကို အနည်းဆုံး 1 ရှိသော ကိန်းပြည့်ဖြင့် ထည့်ပါ',
+  'validation.mixedMode': 'ရောနှောမုဒ် မဖွင့်ထားလျှင် စက်သည် မုဒ်တစ်ခုတည်းသာ လည်ပတ်သည်',
 
   'track.notFound': 'ဤရက်စွဲအတွက် ခရီးလမ်းကြောင်း မတွေ့ပါ',
   'track.notLoaded': 'ခရီးလမ်းကြောင်းကို အပြည့်အစုံ မဖွင့်ရသေးပါ',

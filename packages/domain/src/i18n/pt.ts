@@ -101,6 +101,7 @@ export const MESSAGES_PT: MessageTranslation = {
   'validation.timeMode': 'Digite minutos inteiros, 0 ou mais (0 desativa)',
   'validation.powerOnTime': 'Digite um horário como 18:30',
   'validation.intervalHours': 'Digite um número inteiro de horas, no mínimo 1',
+  'validation.mixedMode': 'Sem o modo misto o dispositivo funciona em um único modo',
 
   'track.notFound': 'Nenhum trajeto encontrado para esta data',
   'track.notLoaded': 'O trajeto ainda não foi totalmente carregado',

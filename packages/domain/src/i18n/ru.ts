@@ -101,6 +101,7 @@ export const MESSAGES_RU: MessageTranslation = {
   'validation.timeMode': 'Введите целое число минут, 0 или больше (0 — выключено)',
   'validation.powerOnTime': 'Введите время, например 18:30',
   'validation.intervalHours': 'Введите целое число часов, не меньше 1',
+  'validation.mixedMode': 'Без смешанного режима устройство работает только в одном режиме',
 
   'track.notFound': 'За эту дату трек не найден',
   'track.notLoaded': 'Трек ещё не загружен полностью',

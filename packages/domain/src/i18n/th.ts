@@ -100,6 +100,7 @@ export const MESSAGES_TH: MessageTranslation = {
   'validation.timeMode': 'ป้อนจำนวนนาทีเป็นจำนวนเต็มตั้งแต่ 0 ขึ้นไป (0 คือปิด)',
   'validation.powerOnTime': 'ป้อนเวลา เช่น 18:30',
   'validation.intervalHours': 'ป้อนจำนวนชั่วโมงเป็นจำนวนเต็ม อย่างน้อย 1',
+  'validation.mixedMode': 'หากไม่เปิดโหมดผสม อุปกรณ์จะทำงานได้เพียงโหมดเดียว',
 
   'track.notFound': 'ไม่พบเส้นทางในวันที่นี้',
   'track.notLoaded': 'เส้นทางยังโหลดไม่เสร็จ',

@@ -100,6 +100,7 @@ export const MESSAGES_VI: MessageTranslation = {
   'validation.timeMode': 'Nhập số phút nguyên, từ 0 trở lên (0 là tắt)',
   'validation.powerOnTime': 'Nhập thời gian, ví dụ 18:30',
   'validation.intervalHours': 'Nhập số giờ nguyên, tối thiểu là 1',
+  'validation.mixedMode': 'Khi không bật chế độ kết hợp, thiết bị chỉ chạy một chế độ',
 
   'track.notFound': 'Không có hành trình trong ngày này',
   'track.notLoaded': 'Hành trình chưa tải xong',

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { envelopeOf, ok } from '../../http/envelope.ts';
 import type { App } from '../../http/types.ts';
+import { assertFeature } from '../deviceTypes/store.ts';
 import type { Caller } from '../location/devices.ts';
 import { deviceByRef } from '../location/devices.ts';
 import { terminalIdSchema } from '../location/params.ts';
@@ -46,6 +47,7 @@ export function packOf(raw: unknown): z.infer<typeof packSchema> | null {
 export async function batteryRoutes(app: App, ctx: AppContext): Promise<void> {
   const find = async (caller: Caller, terminalID: string) => {
     const device = await deviceByRef(ctx, caller, { terminalID });
+    await assertFeature(ctx.db, device.deviceType, 'battery');
     const s = await ctx.db
       .selectFrom('device_state')
       .select(['battery', 'battery_pack', 'last_seen'])

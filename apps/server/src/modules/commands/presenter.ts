@@ -1,6 +1,7 @@
 // Command records as the API returns them (spec §3: type, content, reply, sender, send time, execute time).
 import { commandLabel } from '@carhere/domain';
 import { z } from 'zod';
+import { oilOutcomeSchema, oilOutcomeView } from '../deviceTypes/oil.ts';
 import type { CommandRow } from './store.ts';
 
 export const commandSchema = z.object({
@@ -20,6 +21,7 @@ export const commandSchema = z.object({
   sendTime: z.string().nullable(),
   executeTime: z.string().nullable(),
   expiresAt: z.string().nullable(),
+  oil: oilOutcomeSchema.optional(),
 });
 export type CommandRecord = z.infer<typeof commandSchema>;
 
@@ -31,6 +33,7 @@ export const commandResultSchema = z.object({
   reply: z.string().nullable(),
   /** What to tell the user, in the caller's language. */
   message: z.string(),
+  oil: oilOutcomeSchema.optional(),
 });
 export type CommandResult = z.infer<typeof commandResultSchema>;
 
@@ -52,5 +55,6 @@ export function presentCommand(r: CommandRow, lang: string): CommandRecord {
     sendTime: iso(r.sent_at),
     executeTime: iso(r.answered_at),
     expiresAt: iso(r.expires_at),
+    oil: oilOutcomeView(r.content, r.reply, lang, r.status === 'timeout'),
   };
 }

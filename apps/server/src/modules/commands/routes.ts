@@ -10,6 +10,8 @@ import { envelopeOf, ok, pageOf, pageQuery } from '../../http/envelope.ts';
 import { ApiError, badRequest, notFound } from '../../http/errors.ts';
 import { callerLang, translate } from '../../http/i18n.ts';
 import type { App } from '../../http/types.ts';
+import { oilOutcomeView } from '../deviceTypes/oil.ts';
+import { orderItemsProblem } from '../deviceTypes/settings.ts';
 import { deviceByRef } from '../location/devices.ts';
 import { idSchema, terminalIdSchema } from '../location/params.ts';
 import { type CommandResult, commandResultSchema, commandSchema, presentCommand } from './presenter.ts';
@@ -41,6 +43,7 @@ function resultOf(outcome: CommandOutcome, lang: string): CommandResult {
     result: row.result,
     reply: row.reply,
     message: translate(outcome.message, lang, params),
+    oil: oilOutcomeView(row.content, row.reply, lang, row.status === 'timeout'),
   };
 }
 
@@ -156,7 +159,8 @@ export async function commandRoutes(app: App, ctx: AppContext): Promise<void> {
             r.status === 'answered'
               ? translate(`command.result.${r.result ?? COMMAND_RESULT.success}`, lang, { reply: r.reply ?? '' })
               : translate('command.savedOffline', lang);
-          return { ...base, status: r.status, result: r.result, reply: r.reply, message };
+          const oil = oilOutcomeView(req.body.content, r.reply, lang, r.status === 'timeout');
+          return { ...base, status: r.status, result: r.result, reply: r.reply, message, oil };
         }),
       );
     },
@@ -373,6 +377,8 @@ export async function commandRoutes(app: App, ctx: AppContext): Promise<void> {
     },
     async (req) => {
       const device = await deviceByRef(ctx, req.user!, req.body);
+      const problem = orderItemsProblem(req.body.items);
+      if (problem) throw badRequest(problem);
       const items = JSON.stringify(req.body.items);
       const row = await ctx.db
         .insertInto('command_orders')

@@ -5,6 +5,7 @@ import type { AppContext } from '../../context.ts';
 import type { CommandStatus } from '../../db/tables/gateway.ts';
 import { type CommandEvent, type CommandSendRequest, isDeviceEnvelope, Subjects } from '../../gateway/events.ts';
 import { badRequest } from '../../http/errors.ts';
+import { assertCommandAllowed, loadDeviceType } from '../deviceTypes/store.ts';
 import type { ReachableDevice } from '../location/devices.ts';
 import { assertNotExpired } from '../location/usable.ts';
 import { type CommandDevice, type CommandRow, CommandStore } from './store.ts';
@@ -81,6 +82,8 @@ export class CommandService {
     await this.assertUsable(device);
     const online = await this.isOnline(device.id);
     const action = this.decide(device, content, online, opts.offlineAllowed ?? true);
+    // Spec §8 / §5: a feature the device's type lacks, or a ruled parameter out of its rule, is refused.
+    assertCommandAllowed(await loadDeviceType(this.ctx.db, device.deviceType), content);
     if (action === 'offline' || opts.offline) return this.queueOffline(device, content, sender, online);
     return this.sendLive(device, content, sender);
   }

@@ -1,6 +1,7 @@
 // Tasks and their items as the API shows them (zod schemas for validation and the OpenAPI document).
 import { TASK_ITEM_STATES, type taskProgress } from '@carhere/domain';
 import { z } from 'zod';
+import { oilOutcomeSchema } from '../deviceTypes/oil.ts';
 import type { TaskItemRow, TaskRow } from './store.ts';
 
 export const taskItemStateSchema = z.enum(TASK_ITEM_STATES);
@@ -43,6 +44,7 @@ export const taskItemSchema = z.object({
   createdAt: z.string(),
   sentAt: z.string().nullable(),
   doneAt: z.string().nullable(),
+  oil: oilOutcomeSchema.optional(),
 });
 export type TaskItemView = z.infer<typeof taskItemSchema>;
 

@@ -8,6 +8,7 @@ import { envelopeOf, ok, pageOf, pageQuery } from '../../http/envelope.ts';
 import { badRequest, noPermission } from '../../http/errors.ts';
 import { callerLang } from '../../http/i18n.ts';
 import type { App } from '../../http/types.ts';
+import { oilOutcomeView } from '../deviceTypes/oil.ts';
 import { terminalIdSchema } from '../location/params.ts';
 import { presentItem, presentTask, taskItemSchema, taskItemStateSchema, taskSchema } from './presenter.ts';
 import { TaskService } from './service.ts';
@@ -154,7 +155,15 @@ export async function taskRoutes(app: App, ctx: AppContext): Promise<void> {
     async (req) => {
       const task = await service.visible(req.user!, req.permissions, req.body.id);
       const page = await service.items(task, req.body);
-      return ok({ total: page.total, list: page.list.map(presentItem) });
+      const content = task.kind === 'command' ? String(task.params.content ?? '') : null;
+      const lang = callerLang(req);
+      return ok({
+        total: page.total,
+        list: page.list.map((i) => ({
+          ...presentItem(i),
+          oil: oilOutcomeView(content, i.reply, lang, i.state === 'timeout'),
+        })),
+      });
     },
   );
 

@@ -4,6 +4,7 @@
 // and those of its subtree; factory staff (a factory task permission) and admin see every task.
 import {
   decideCommandSend,
+  deviceTypeOf,
   effectiveExpiry,
   hasPermission,
   isExpired,
@@ -17,6 +18,7 @@ import { type CommandSendRequest, Subjects } from '../../gateway/events.ts';
 import { noPermission, notFound } from '../../http/errors.ts';
 import { translate } from '../../http/i18n.ts';
 import type { SessionUser } from '../../http/session.ts';
+import { commandRefusal, loadDeviceTypes } from '../deviceTypes/store.ts';
 import { type ItemTarget, type TaskItemRow, type TaskRow, TaskStore } from './store.ts';
 
 /** Factory permissions that see every task (cmdTask log, batch commands of the back office). */
@@ -89,6 +91,7 @@ export class TaskService {
     const now = Date.now();
     const targets: ItemTarget[] = [];
     const reason = (key: MessageKey | string) => translate(key, lang);
+    const types = input.area === 'main' ? await loadDeviceTypes(this.ctx.db) : null;
     for (const terminalId of unique) {
       const d = byTerminal.get(terminalId);
       if (!factoryWide && (!d || !(d.path ?? '').startsWith(caller.path) || caller.path === '')) throw noPermission();
@@ -110,6 +113,9 @@ export class TaskService {
           offlineAllowed: true,
         });
         if (decision.action === 'refuse') refused = reason(decision.message);
+        // Spec §8 / §5 on the customer site: the device's type lacks the feature, or a ruled parameter is wrong.
+        const typeRefusal = types ? commandRefusal(deviceTypeOf(types, d.device_type), input.content) : undefined;
+        if (!refused && typeRefusal) refused = reason(typeRefusal);
       }
       const content = input.contentFor?.({ protocol: d.protocol, deviceType: d.device_type });
       targets.push({ deviceId: String(d.id), terminalId, protocol: d.protocol, refused, content });

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { envelopeOf, ok } from '../../http/envelope.ts';
 import type { App } from '../../http/types.ts';
+import { assertFeature } from '../deviceTypes/store.ts';
 import { deviceByRef } from '../location/devices.ts';
 import { terminalIdSchema } from '../location/params.ts';
 
@@ -68,6 +69,7 @@ export async function tireRoutes(app: App, ctx: AppContext): Promise<void> {
     },
     async (req) => {
       const device = await deviceByRef(ctx, req.user!, req.body);
+      await assertFeature(ctx.db, device.deviceType, 'tyres');
       const s = await ctx.db
         .selectFrom('device_state')
         .select(['tyres', 'last_seen'])

@@ -1,5 +1,5 @@
 // The form of one catalogue command (or a free text), with the text it will send.
-import { type CommandEntry, labelIn, POST_TYPES } from '@carhere/domain';
+import { type CommandEntry, labelIn, POST_TYPES, translate } from '@carhere/domain';
 import { Input, InputNumber, Select, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { buildCommand, type CommandField, type FieldValues, templateFields } from './templateFields.ts';
@@ -32,7 +32,7 @@ export function CommandForm({
     <Space direction="vertical" style={{ width: '100%' }}>
       <Typography.Text strong>{labelIn(entry, i18n.language)}</Typography.Text>
       {fields.map((f) => (
-        <div key={f.token}>
+        <div key={f.token} data-testid={`command-field-${f.token}`}>
           <Typography.Text type="secondary" style={{ display: 'block', marginBottom: 4 }}>
             {t(f.labelKey)}
             {f.kind === 'range' && ` (${f.min}–${f.max})`}
@@ -47,8 +47,10 @@ export function CommandForm({
         </Typography.Text>
       </Typography.Text>
       {!built.ok && fields.length > 0 && (
-        <Typography.Text type="warning">
-          {t('fillField', { field: t(fields.find((f) => f.token === built.token)?.labelKey ?? 'param.value') })}
+        <Typography.Text type="warning" data-testid="command-field-problem">
+          {built.message
+            ? translate(built.message, i18n.language)
+            : t('fillField', { field: t(fields.find((f) => f.token === built.token)?.labelKey ?? 'param.value') })}
         </Typography.Text>
       )}
     </Space>
@@ -81,7 +83,10 @@ function FieldInput({
           style={{ width: '100%' }}
           value={value as string}
           onChange={onChange}
-          options={(field.choices ?? []).map((c) => ({ value: c, label: c }))}
+          options={(field.choices ?? []).map((c) => ({
+            value: c,
+            label: field.token === 'mixed' ? t(c === '1' ? 'param.mixedOn' : 'param.mixedOff') : c,
+          }))}
         />
       );
     case 'range':

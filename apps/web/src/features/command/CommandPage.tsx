@@ -6,12 +6,15 @@
 // the spec's message instead of the command menu (its past records stay readable). The server refuses
 // commands to expired devices as well; its message then shows as the send outcome.
 import { SendOutlined } from '@ant-design/icons';
-import { type CommandEntry, labelIn, translate } from '@carhere/domain';
+import { type CommandEntry, commandIdFeature, deviceTypeOf, labelIn, translate } from '@carhere/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, type ButtonProps, Card, Checkbox, Empty, Menu, Space, Tag, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { useDeviceTypes } from '../deviceTypes/api.ts';
+import { DeviceSettingsButton } from '../deviceTypes/DeviceSettingsDrawer.tsx';
+import { OilOutcome } from '../deviceTypes/OilOutcome.tsx';
 import { accessRefusal } from '../monitor/access.ts';
 import { useDeviceAccess } from '../monitor/useDeviceAccess.ts';
 import { saveAsOffline, sendCommand } from './api.ts';
@@ -40,7 +43,15 @@ export default function CommandPage() {
   const [forceOffline, setForceOffline] = useState(false);
   const [outcome, setOutcome] = useState<SendOutcome | null>(null);
 
-  const menu = useMemo(() => (device ? commandMenu(device) : []), [device]);
+  // The device type's menu (admins edit it on device/deviceConfig); commands needing a feature the type lacks
+  // are shown disabled (spec §8 — the server refuses them too).
+  const types = useDeviceTypes();
+  const menu = useMemo(() => (device ? commandMenu(device, types) : []), [device, types]);
+  const features = device ? deviceTypeOf(types, device.deviceProtocol).features : null;
+  const lacks = (id: string) => {
+    const feature = commandIdFeature(id);
+    return feature !== undefined && features !== null && !features[feature];
+  };
   const entries = useMemo(() => new Map(menu.flatMap((g) => g.commands).map((c) => [c.id, c])), [menu]);
   const entry: CommandEntry | null = commandId && commandId !== CUSTOM ? (entries.get(commandId) ?? null) : null;
 
@@ -139,6 +150,7 @@ export default function CommandPage() {
           </Tag>
         )}
         {device && !device.online && <Typography.Text type="secondary">{t('offlineHint')}</Typography.Text>}
+        {device && !refusal && <DeviceSettingsButton device={device} />}
       </Space>
       {!device ? (
         <Empty description={t('selectDevice')} />
@@ -170,11 +182,13 @@ export default function CommandPage() {
                 items={[
                   ...menu.map((g) => ({
                     key: `group-${g.group}`,
-                    label: t(`group.${g.group}`),
+                    label: t(`group.${g.group}`, { defaultValue: g.group }),
                     type: 'group' as const,
                     children: g.commands.map((c) => ({
                       key: c.id,
                       label: labelIn(c, i18n.language),
+                      disabled: lacks(c.id),
+                      title: lacks(c.id) ? translate('device.unsupported', i18n.language) : undefined,
                       'data-testid': `command-item-${c.id}`,
                     })),
                   })),
@@ -230,7 +244,14 @@ function OutcomeAlert({ outcome }: { outcome: SendOutcome }) {
       showIcon
       data-testid={`command-outcome-${outcome.kind}`}
       message={outcome.message || t(`outcome.${outcome.kind}`)}
-      description={reply ? t('reply', { reply }) : undefined}
+      description={
+        reply || ('oil' in outcome && outcome.oil) ? (
+          <>
+            {'oil' in outcome && <OilOutcome oil={outcome.oil} />}
+            {reply && <div>{t('reply', { reply })}</div>}
+          </>
+        ) : undefined
+      }
     />
   );
 }

@@ -6,6 +6,7 @@ import { App, Button, Drawer, Popconfirm, Table, Tabs, Timeline, Typography } fr
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ReplyCell } from '../deviceTypes/OilOutcome.tsx';
 import { type CommandRecord, cancelOffline, findLog, findOpenOffline, findRecords } from './api.ts';
 import { ModeTag, StatusTag } from './statusTag.tsx';
 
@@ -96,7 +97,7 @@ export function CommandRecords({ terminalID }: { terminalID: string }) {
                     title: t('record.reply'),
                     dataIndex: 'reply',
                     key: 'reply',
-                    render: (v: string | null) => v ?? '-',
+                    render: (v: string | null, r) => <ReplyCell reply={v} oil={r.oil} />,
                   },
                   { title: t('record.sender'), dataIndex: 'sender', key: 'sender' },
                   { title: t('record.sendTime'), key: 'sendTime', render: (_, r) => time(r.sendTime ?? r.createdAt) },

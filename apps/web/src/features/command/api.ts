@@ -1,6 +1,7 @@
 // Typed calls of /api/command/* (gateway README): the spec §4 send flow, records, log and offline commands.
 import { api, callEnvelope } from '../../api/client.ts';
 import type { Page } from '../../api/types.ts';
+import type { OilOutcomeView } from '../deviceTypes/OilOutcome.tsx';
 import { type CommandResult, type SendOutcome, sendOutcome } from './sendFlow.ts';
 
 export type CommandStatus = 'pending' | 'sent' | 'answered' | 'timeout' | 'failed' | 'expired' | 'cancelled';
@@ -21,6 +22,7 @@ export interface CommandRecord {
   sendTime: string | null;
   executeTime: string | null;
   expiresAt: string | null;
+  oil?: OilOutcomeView | null;
 }
 
 export interface CommandLogEntry {

@@ -1,4 +1,4 @@
-import { COMMANDS } from '@carhere/domain';
+import { COMMANDS, MENU_COMMANDS, SEED_DEVICE_TYPES } from '@carhere/domain';
 import { describe, expect, it } from 'vitest';
 import en from '../../i18n/locales/en/command.json' with { type: 'json' };
 import { COMMAND_GROUPS, commandMenu, groupsFor } from './menu.ts';
@@ -71,7 +71,7 @@ describe('command menu per device', () => {
   });
 
   it('lists only catalogue commands, each group non-empty', () => {
-    const ids = new Set(COMMANDS.map((c) => c.id));
+    const ids = new Set(MENU_COMMANDS.map((c) => c.id));
     for (const list of Object.values(COMMAND_GROUPS)) for (const id of list) expect(ids.has(id), id).toBe(true);
     for (const { commands } of commandMenu({ deviceProtocol: 4, protocolType: 2 }))
       expect(commands.length).toBeGreaterThan(0);
@@ -108,5 +108,36 @@ describe('send flow (spec §4)', () => {
     expect(refusalBeforeSend('SWMODE,0#', { online: false, deviceProtocol: 12 })).toBeNull();
     expect(refusalBeforeSend('  ', { online: true, deviceProtocol: 12 })).toBe('command.empty');
     expect(refusalBeforeSend('RELAY,1#', { online: true, deviceProtocol: 12 })).toBeNull();
+  });
+});
+
+describe('device types as data keep every existing command menu', () => {
+  it('gives every model on every protocol type the menu menu.ts hard-coded before (fixture)', async () => {
+    const fixture = (await import('./legacyMenus.fixture.json', { with: { type: 'json' } })).default as unknown as {
+      menus: Record<string, [string, string[]][]>;
+      devices: Record<string, string>;
+    };
+    expect(Object.keys(fixture.devices).length).toBe(120);
+    for (const [key, menuId] of Object.entries(fixture.devices)) {
+      const [model, protocol] = key.split('/');
+      const device = { deviceProtocol: Number(model), protocolType: protocol === '-' ? undefined : Number(protocol) };
+      const now = commandMenu(device).map((g) => [g.group, g.commands.map((c) => `${c.id}=${c.template}`)]);
+      expect(now, key).toEqual(fixture.menus[menuId]);
+    }
+  });
+
+  it('follows an edited type: its menu, its labels and templates', () => {
+    const edited = SEED_DEVICE_TYPES.map((t) =>
+      t.deviceType === 12
+        ? {
+            ...t,
+            menu: [{ group: 'mine', commands: [{ id: 'hello', template: 'HELLO,{1..3}#', label: { en: 'Hello' } }] }],
+          }
+        : t,
+    );
+    const menu = commandMenu({ deviceProtocol: 12, protocolType: 2 }, edited);
+    expect(menu.map((g) => g.group)).toEqual(['mine']);
+    expect(menu[0].commands[0]).toMatchObject({ id: 'hello', template: 'HELLO,{1..3}#', en: 'Hello' });
+    expect(commandMenu({ deviceProtocol: 0, protocolType: 2 }, edited)[0].group).toBe('query');
   });
 });

@@ -1,7 +1,7 @@
 // The form of a catalogue command: one field per placeholder of its template ({name} free value, {1..5}
 // range, {A|B} choice, {M} alarm post type, {radius/100} a radius in metres sent in hundreds of metres).
 // The text itself is built by the domain's renderCommand, which refuses unsafe or out-of-range values.
-import { POST_TYPES, renderCommand } from '@carhere/domain';
+import { COMMAND_PARAMETER_RULES, type MessageKey, POST_TYPES, renderCommand } from '@carhere/domain';
 
 export type FieldKind = 'text' | 'number' | 'range' | 'choice' | 'postType' | 'radius' | 'phone' | 'time';
 
@@ -44,6 +44,10 @@ const NAMED: Readonly<Record<string, { kind: FieldKind; labelKey: string; min?: 
   port: { kind: 'number', labelKey: 'param.port', min: 1, max: 65_535 },
   weekdays: { kind: 'text', labelKey: 'param.weekdays' },
   HHMM: { kind: 'time', labelKey: 'param.clock' },
+  // Work-mode parameters (spec §5), checked by the domain's COMMAND_PARAMETER_RULES here and on the server.
+  timeMode: { kind: 'number', labelKey: 'param.timeMode', min: 0, max: 1440 },
+  powerOn: { kind: 'time', labelKey: 'param.powerOn' },
+  interval: { kind: 'number', labelKey: 'param.interval', min: 1, max: 720 },
 };
 
 export function templateFields(template: string): CommandField[] {
@@ -57,6 +61,10 @@ export function templateFields(template: string): CommandField[] {
     } else if (token.includes('|')) {
       fields.push({ token, kind: 'choice', labelKey: choiceLabel(token), choices: token.split('|') });
     } else {
+      if (token === 'mixed') {
+        fields.push({ token, kind: 'choice', labelKey: 'param.mixed', choices: ['1', '0'] });
+        continue;
+      }
       const named = NAMED[token];
       fields.push(named ? { token, ...named } : { token, kind: 'text', labelKey: 'param.value' });
     }
@@ -85,11 +93,17 @@ export function sentValue(field: CommandField, value: string | number | undefine
 export function buildCommand(
   template: string,
   values: FieldValues,
-): { ok: true; content: string } | { ok: false; token: string } {
+): { ok: true; content: string } | { ok: false; token: string; message?: MessageKey } {
   const fields = templateFields(template);
   const sent: Record<string, string> = {};
   for (const field of fields) {
-    const v = sentValue(field, values[field.token]);
+    const rule = COMMAND_PARAMETER_RULES[field.token];
+    const raw = values[field.token];
+    if (rule && raw !== undefined && raw !== null && raw !== '') {
+      const checked = rule(String(raw).trim());
+      if (!checked.ok) return { ok: false, token: field.token, message: checked.message };
+    }
+    const v = sentValue(field, raw);
     if (v === undefined) return { ok: false, token: field.token };
     if (field.kind === 'phone' && !/^\+?\d{3,20}$/.test(v)) return { ok: false, token: field.token };
     if (field.kind === 'time' && !/^([01]\d|2[0-3])[0-5]\d$/.test(v)) return { ok: false, token: field.token };

@@ -4,6 +4,7 @@
 import { App as AntApp, Button, Popconfirm, Progress, Select, Space, Table, Tag, Typography } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ReplyCell } from '../deviceTypes/OilOutcome.tsx';
 import { cancelTask, getTask, type TaskItemState, type TaskItemView, type TaskView, taskItems } from './api.ts';
 
 export const STATES: TaskItemState[] = ['pending', 'sent', 'success', 'failed', 'timeout', 'cancelled'];
@@ -110,7 +111,7 @@ export function TaskProgress({ taskId, canCancel }: { taskId: string; canCancel?
           columns={[
             { title: 'IMEI', dataIndex: 'terminalID' },
             { title: t('task.state'), dataIndex: 'state', render: (s: TaskItemState) => <StateTag state={s} /> },
-            { title: t('task.reply'), render: (_, r) => r.reply ?? r.detail },
+            { title: t('task.reply'), render: (_, r) => <ReplyCell reply={r.reply ?? r.detail} oil={r.oil} /> },
             {
               title: t('task.sentAt'),
               dataIndex: 'sentAt',

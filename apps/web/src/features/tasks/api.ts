@@ -1,6 +1,7 @@
 // /api/task/* as the web uses it (shapes mirror apps/server/src/modules/tasks/presenter.ts).
 import { api } from '../../api/client.ts';
 import type { Page } from '../../api/types.ts';
+import type { OilOutcomeView } from '../deviceTypes/OilOutcome.tsx';
 
 export type TaskItemState = 'pending' | 'sent' | 'success' | 'failed' | 'timeout' | 'cancelled';
 
@@ -27,6 +28,8 @@ export interface TaskItemView {
   detail: string;
   sentAt: string | null;
   doneAt: string | null;
+  /** The oil / electricity control reading of the reply (spec §4), for RELAY commands. */
+  oil?: OilOutcomeView | null;
 }
 
 export const findTasks = (body: {

@@ -4,6 +4,9 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { useAuth } from '../../auth/store.ts';
 import { DeviceSelect } from '../command/DeviceSelect.tsx';
+import { useDeviceOptions } from '../command/devices.ts';
+import { useHasFeature } from '../deviceTypes/api.ts';
+import { Unsupported } from '../deviceTypes/TypeFeatures.tsx';
 import { BatteryCard } from './BatteryCard.tsx';
 import { TyreCard } from './TyreCard.tsx';
 
@@ -14,6 +17,10 @@ export default function TirePage() {
   const terminalID = params.get('terminalID') ?? undefined;
   const permissions = auth?.permissions ?? [];
   const mayMonitor = permissions.includes('*:*:*') || permissions.includes('main:monitor');
+  // The device's type decides whether it has tyres and a battery (device/deviceConfig; spec §8).
+  const model = useDeviceOptions().data?.find((d) => d.terminalID === terminalID)?.deviceProtocol;
+  const hasTyres = useHasFeature(model, 'tyres');
+  const hasBattery = useHasFeature(model, 'battery');
   return (
     <div style={{ padding: 16 }} data-testid="tire-page">
       <DeviceSelect
@@ -24,8 +31,9 @@ export default function TirePage() {
       />
       {terminalID ? (
         <Space direction="vertical" size="middle" style={{ width: '100%' }}>
-          <TyreCard terminalID={terminalID} />
-          {mayMonitor && <BatteryCard terminalID={terminalID} />}
+          {hasTyres ? <TyreCard terminalID={terminalID} /> : <Unsupported testId="tire-unsupported" />}
+          {mayMonitor &&
+            (hasBattery ? <BatteryCard terminalID={terminalID} /> : <Unsupported testId="battery-unsupported" />)}
         </Space>
       ) : (
         <Empty description={t('selectDevice')} />

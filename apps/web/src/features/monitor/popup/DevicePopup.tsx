@@ -14,6 +14,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { MapPopup } from '../../../map/layers/MapPopup.tsx';
 import { useMapProvider } from '../../../map/mapContext.ts';
+import { PopupTyreAction } from '../../deviceTypes/TypeFeatures.tsx';
 import type { MonitorSession } from '../monitorSession.ts';
 import { useDeviceAccess } from '../useDeviceAccess.ts';
 import { useStoreVersion } from '../useMonitorSession.ts';
@@ -74,6 +75,7 @@ export function DevicePopup({ session, deviceId, following, onFollow, onInfo, on
             guard('track', device, () => navigate(trackPath(device.terminalID))),
           )}
           {action('info', t('actions.info'), <InfoCircleOutlined />, () => guard('info', device, onInfo))}
+          <PopupTyreAction device={device} />
           {action(
             'follow',
             following ? t('actions.unfollow') : t('actions.follow'),
