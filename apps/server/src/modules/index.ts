@@ -28,3 +28,11 @@ routeModules.push(taskRoutes, logRoutes, factoryRoutes);
 import { gatewayRouteModules } from '../gateway/routes.ts';
 
 routeModules.push(...gatewayRouteModules);
+
+// Customer map (issue 16): vehicle checks, risk points, bus routes, and the grants that open them to agents.
+import { busRoutes } from './bus/routes.ts';
+import { checkRoutes } from './checks/routes.ts';
+import { grantRoutes } from './grants/routes.ts';
+import { riskRoutes } from './risk/routes.ts';
+
+routeModules.push(grantRoutes, checkRoutes, riskRoutes, busRoutes);
