@@ -40,7 +40,9 @@ describe('vehicle checks', () => {
     const plan = await sql<{ 'QUERY PLAN': string }>`EXPLAIN SELECT * FROM positions p
       WHERE ${sql.raw(positionCellSql('p'))} BETWEEN 1 AND 2 AND p.time > now()`.execute(server.ctx.db);
     await sql`SET enable_seqscan = on`.execute(server.ctx.db);
-    expect(plan.rows.map((r) => r['QUERY PLAN']).join('\n')).toMatch(/Index (Only )?Scan using positions_\w*(cell_time|expr_time)\w*/);
+    expect(plan.rows.map((r) => r['QUERY PLAN']).join('\n')).toMatch(
+      /Index (Only )?Scan using positions_\w*(cell_time|expr_time)\w*/,
+    );
   });
 
   it('admin: point check lists both devices with their passages', async () => {
