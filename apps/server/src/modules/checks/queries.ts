@@ -26,17 +26,23 @@ export async function fixesInBox(
   end: Date,
 ): Promise<{ rows: WindowFix[]; cut: boolean }> {
   const { lo, hi } = cellRanges(box);
+  // The grid ranges first (materialized, so the planner cannot start from the subtree's devices and read each
+  // one's whole day), then the subtree filter on the few fixes found.
   const res = await sql<WindowFix>`
-    SELECT p.device_id, p.time, p.lat, p.lon
-      FROM unnest(${lo}::integer[], ${hi}::integer[]) AS r(lo, hi)
-      JOIN positions p ON ${sql.raw(positionCellSql('p'))} BETWEEN r.lo AND r.hi
-     WHERE p.time >= ${start} AND p.time <= ${end}
-       AND p.valid
-       AND p.lat BETWEEN ${box.minLat} AND ${box.maxLat}
-       AND p.lon BETWEEN ${box.minLon} AND ${box.maxLon}
-       AND p.device_id IN (
-         SELECT d.id FROM devices d JOIN users u ON u.id = d.user_id WHERE u.path LIKE ${`${ownerPath}%`}
-       )
+    WITH f AS MATERIALIZED (
+      SELECT p.device_id, p.time, p.lat, p.lon
+        FROM unnest(${lo}::integer[], ${hi}::integer[]) AS r(lo, hi)
+        JOIN positions p ON ${sql.raw(positionCellSql('p'))} BETWEEN r.lo AND r.hi
+       WHERE p.time >= ${start} AND p.time <= ${end}
+         AND p.valid
+         AND p.lat BETWEEN ${box.minLat} AND ${box.maxLat}
+         AND p.lon BETWEEN ${box.minLon} AND ${box.maxLon}
+    )
+    SELECT f.device_id, f.time, f.lat, f.lon
+      FROM f
+      JOIN devices d ON d.id = f.device_id
+      JOIN users u ON u.id = d.user_id
+     WHERE u.path LIKE ${`${ownerPath}%`}
      LIMIT ${MAX_FIXES + 1}`.execute(ctx.db);
   const rows = res.rows.map((r) => ({ ...r, device_id: String(r.device_id) }));
   const cut = rows.length > MAX_FIXES;
