@@ -14,6 +14,7 @@ import {
 import type { ComponentType, ReactNode } from 'react';
 import { accountRoutes } from '../features/agent/routes.tsx';
 import { countRoutes } from '../features/count/routes.tsx';
+import { customerMapRoutes } from '../features/customerMap/routes.tsx';
 import { iccidRoutes } from '../features/device/iccidRoutes.tsx';
 
 export interface FeatureRoute {
@@ -88,3 +89,4 @@ export const featureRoutes: FeatureRoute[] = [
 ];
 featureRoutes.push(...accountRoutes, ...countRoutes);
 featureRoutes.push(...iccidRoutes);
+featureRoutes.push(...customerMapRoutes);
