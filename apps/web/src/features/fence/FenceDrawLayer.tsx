@@ -57,7 +57,7 @@ function TwoClickDrawLayer({
     const draw = (g: FenceGeometry | null) => {
       preview?.remove();
       preview = null;
-      if (!g) return;
+      if (!g || g.shape === 'polygon') return;
       preview =
         g.shape === 'circle'
           ? L.circle([g.lat, g.lon], { ...STYLE, radius: g.radius })
