@@ -35,6 +35,8 @@ export interface Config {
    * Empty: no proxy is trusted, request.ip is the TCP peer and X-Forwarded-* headers are ignored.
    */
   trustProxy: string[];
+  /** Key that seals secrets at rest (SECRET_KEY: 64 hex digits or base64 of 32 bytes); see security/secretBox.ts. */
+  secretKey: string | undefined;
 }
 
 function int(value: string | undefined, fallback: number, name: string): number {
@@ -116,5 +118,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     exportDir: env.EXPORT_DIR || undefined,
     allowedOrigins: origins(env.ALLOWED_ORIGINS),
     trustProxy: trustProxy(env.TRUST_PROXY),
+    secretKey: env.SECRET_KEY || undefined,
   };
 }

@@ -14,6 +14,7 @@ import { routeModules } from './modules/index.ts';
 import { startLogCleanup } from './modules/logs/cleanup.ts';
 import { SystemLog } from './modules/logs/systemLog.ts';
 import { registerStatJobs } from './modules/stat/jobs.ts';
+import { loadSecretKey } from './security/secretBox.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const defaultWebDist = resolve(here, '../../web/dist');
@@ -44,6 +45,15 @@ export interface StartOptions {
 export async function startServer(config: Config, opts: StartOptions = {}): Promise<Running> {
   const dbHandle = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await migrate(dbHandle.pool);
+  // The key that seals secrets at rest (TOTP secrets, network credentials): SECRET_KEY, DATA_DIR/secret.key or
+  // the database; see security/secretBox.ts.
+  await loadSecretKey({
+    secretKey: config.secretKey,
+    dataDir: config.dataDir,
+    kind: dbHandle.kind,
+    pool: dbHandle.pool,
+    warn: opts.logger ? (m) => console.warn(`warning: ${m}`) : undefined,
+  });
   const seed = await seedFirstRun(dbHandle.db, config.adminPassword);
   const bus = await createBus(config.busUrl, undefined, config.busPrefix);
   const ctx: AppContext = { config, db: dbHandle.db, dbHandle, bus, services: {} };
