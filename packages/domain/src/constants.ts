@@ -20,7 +20,7 @@ export const SESSION_KEYS = ['userInfo', 'selectedTid', 'selectAgentId', 'nis'] 
 export const LOCAL_KEYS = ['useLang', 'useMapType', 'alarmSound'] as const;
 
 /** Fences (spec §3, §9). */
-export const FENCE_SHAPES = ['circle', 'rectangle'] as const;
+export const FENCE_SHAPES = ['circle', 'rectangle', 'polygon'] as const;
 export const FENCE_STATES = ['opened', 'closed'] as const;
 export const FENCE_ALARM_TYPES = ['in', 'out', 'inOut'] as const;
 export type FenceShape = (typeof FENCE_SHAPES)[number];

@@ -227,3 +227,26 @@ export function hasPermission(held: readonly string[] | null | undefined, requir
   if (held.includes(ALL_PERMISSIONS)) return true;
   return required.some((permission) => held.includes(permission));
 }
+
+/**
+ * Permissions an administrator may grant to one agent beyond its role's (spec §6: riskPoint, checkCar and bus are
+ * the administrator's by default; an administrator can grant them to agents).
+ */
+export const GRANTABLE_PERMISSIONS = ['main:risk_point', 'main:check_car', 'main:bus'] as const;
+export type GrantablePermission = (typeof GRANTABLE_PERMISSIONS)[number];
+/** Roles that may receive grants: agent (2). */
+export const GRANTEE_ROLES: readonly number[] = [2];
+
+/** A role's permissions plus the grants it may hold (others ignored). */
+export function withGrants(
+  base: readonly PermissionGrant[],
+  role: number,
+  grants: readonly string[] | null | undefined,
+): PermissionGrant[] {
+  if (!grants || grants.length === 0 || !GRANTEE_ROLES.includes(role)) return [...base];
+  const extra = grants.filter(
+    (g): g is GrantablePermission =>
+      (GRANTABLE_PERMISSIONS as readonly string[]).includes(g) && !base.includes(g as PermissionGrant),
+  );
+  return [...base, ...extra];
+}

@@ -1,11 +1,11 @@
 // Role → permission decisions for the server. The rules themselves live in @carhere/domain (spec §6):
 // the same tables decide what the web shows and what the server allows.
-import { hasPermission, permissionsFor } from '@carhere/domain';
+import { hasPermission, permissionsFor, withGrants } from '@carhere/domain';
 import type { AppEnv } from '../config.ts';
 
 /** Permissions of a role in an environment (admin: '*:*:*'; unknown roles: none). */
-export function permissionsOf(role: number, env: AppEnv): string[] {
-  return [...permissionsFor(role, env)];
+export function permissionsOf(role: number, env: AppEnv, grants?: readonly string[] | null): string[] {
+  return withGrants(permissionsFor(role, env), role, grants);
 }
 
 /** True when no permission is needed, or '*:*:*' or one of the needed permissions is held. */

@@ -108,7 +108,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions): Promise<
     if (!req.url.startsWith('/api/') || req.url.startsWith('/api/docs')) return;
     const cfg = req.routeOptions.config;
     req.user = await loadSession(ctx, req);
-    req.permissions = req.user ? permissionsOf(req.user.role, ctx.config.appEnv) : [];
+    req.permissions = req.user ? permissionsOf(req.user.role, ctx.config.appEnv, req.user.grants) : [];
     if (cfg.public) return;
     if (!req.user) throw new SessionExpired();
     // "Try it out" sessions read only: the demo stays as the next visitor finds it (commands excepted).

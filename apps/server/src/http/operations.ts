@@ -28,6 +28,12 @@ export const READ_OPERATIONS: ReadonlySet<string> = new Set([
   'POST /api/fence/findDevices',
   'POST /api/fence/findByDevice',
   'POST /api/fence/findAlarmFences',
+  // Customer map (issue 16): vehicle checks, risk point lists and visits, grants.
+  'POST /api/checkCar/area',
+  'POST /api/checkCar/point',
+  'POST /api/riskPoint/find',
+  'POST /api/riskPoint/visits',
+  'POST /api/user/findGrants',
   'POST /api/map/getKey',
   'POST /api/deviceType/findAll',
   'POST /api/deviceType/find',

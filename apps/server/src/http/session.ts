@@ -22,6 +22,8 @@ export interface SessionUser {
   restriction: SignInRestriction | null;
   /** A "try it out" session: read-only except commands to the demo's own devices (http/operations.ts). */
   demo: boolean;
+  /** Permissions an administrator granted beyond the role's (permission_grants, 0820_customer_map.sql). */
+  grants: string[];
 }
 
 /** The settings row of sign-in security (the administrator's "require two-factor sign-in" switch). */
@@ -107,6 +109,9 @@ export async function loadSession(ctx: AppContext, req: FastifyRequest): Promise
       sql<LoginSecuritySetting | null>`(SELECT value FROM settings WHERE key = ${LOGIN_SECURITY_SETTING})`.as(
         'security',
       ),
+      sql<string[] | null>`(SELECT array_agg(g.permission) FROM permission_grants g WHERE g.user_id = u.id)`.as(
+        'grants',
+      ),
     ])
     .where('s.id', '=', hashToken(token))
     .executeTakeFirst();
@@ -137,6 +142,7 @@ export async function loadSession(ctx: AppContext, req: FastifyRequest): Promise
     sessionId: row.sid,
     restriction,
     demo: row.demo,
+    grants: row.grants ?? [],
   };
 }
 

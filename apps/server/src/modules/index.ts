@@ -38,3 +38,10 @@ routeModules.push(...gatewayRouteModules);
 import { deviceTypeRoutes } from './deviceTypes/routes.ts';
 
 routeModules.push(deviceTypeRoutes);
+// Customer map (issue 16): vehicle checks, risk points, bus routes, and the grants that open them to agents.
+import { busRoutes } from './bus/routes.ts';
+import { checkRoutes } from './checks/routes.ts';
+import { grantRoutes } from './grants/routes.ts';
+import { riskRoutes } from './risk/routes.ts';
+
+routeModules.push(grantRoutes, checkRoutes, riskRoutes, busRoutes);

@@ -14,6 +14,7 @@ import {
 import type { ComponentType, ReactNode } from 'react';
 import { accountRoutes } from '../features/agent/routes.tsx';
 import { countRoutes } from '../features/count/routes.tsx';
+import { customerMapRoutes } from '../features/customerMap/routes.tsx';
 import { iccidRoutes } from '../features/device/iccidRoutes.tsx';
 
 export interface FeatureRoute {
@@ -92,3 +93,4 @@ featureRoutes.push(...iccidRoutes);
 import { deviceTypeRoutes } from '../features/deviceTypes/routes.tsx';
 
 featureRoutes.push(...deviceTypeRoutes);
+featureRoutes.push(...customerMapRoutes);

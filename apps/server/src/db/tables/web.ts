@@ -5,7 +5,7 @@ type Timestamp = ColumnType<Date, Date | string, Date | string>;
 type DefaultTimestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type Json<T> = ColumnType<T, string | T, string | T>;
 
-export type FenceShapeColumn = 'circle' | 'rectangle';
+export type FenceShapeColumn = 'circle' | 'rectangle' | 'polygon';
 export type FenceAlarmTypeColumn = 'in' | 'out' | 'inOut';
 export type FenceStateColumn = 'opened' | 'closed';
 
@@ -21,6 +21,8 @@ export interface FencesTable {
   min_lon: number | null;
   max_lat: number | null;
   max_lon: number | null;
+  /** polygon vertices [[lat, lon], …] (0820_customer_map.sql) */
+  points: ColumnType<[number, number][] | null, string | null | undefined, string | null>;
   alarm_type: FenceAlarmTypeColumn;
   state: ColumnType<FenceStateColumn, FenceStateColumn | undefined, FenceStateColumn>;
   created_at: DefaultTimestamp;

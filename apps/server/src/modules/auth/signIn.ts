@@ -73,7 +73,7 @@ export async function requireTotpForStaff(ctx: AppContext): Promise<boolean> {
 export async function sessionAnswer(ctx: AppContext, user: LoginUserRow | Omit<LoginUserRow, 'password_hash'>) {
   return {
     userInfo: presentUser(user),
-    permissions: permissionsOf(user.role, ctx.config.appEnv),
+    permissions: permissionsOf(user.role, ctx.config.appEnv, await grantsOf(ctx, user.id)),
     restriction: signInRestriction({
       role: user.role,
       mustChangePassword: user.must_change_password,
@@ -151,4 +151,14 @@ export async function completePasswordStep(
   }
   await createSession(ctx, reply, req, user.id, remember);
   return ok(await sessionAnswer(ctx, user), translate('login200', lang));
+}
+
+/** Permissions an administrator granted to the account beyond its role's. */
+export async function grantsOf(ctx: AppContext, userId: string): Promise<string[]> {
+  const rows = await ctx.db
+    .selectFrom('permission_grants')
+    .select('permission')
+    .where('user_id', '=', userId)
+    .execute();
+  return rows.map((r) => r.permission);
 }

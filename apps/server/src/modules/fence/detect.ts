@@ -17,7 +17,13 @@ export interface RectangleGeometry {
   maxLon: number;
 }
 
-export type FenceGeometry = CircleGeometry | RectangleGeometry;
+/** A polygon by its vertices [lat, lon] in order (closed implicitly), 3 to 200 of them. */
+export interface PolygonGeometry {
+  shape: 'polygon';
+  points: [number, number][];
+}
+
+export type FenceGeometry = CircleGeometry | RectangleGeometry | PolygonGeometry;
 
 /** Alarm codes of the domain catalogue: 4 'Fence (enter)', 5 'Fence (exit)'. */
 export const FENCE_ENTER_ALARM = 4;
@@ -38,6 +44,7 @@ export function distanceMetres(lat1: number, lon1: number, lat2: number, lon2: n
 export function containsPoint(fence: FenceGeometry, lat: number, lon: number): boolean {
   if (!Number.isFinite(lat) || !Number.isFinite(lon)) return false;
   if (fence.shape === 'circle') return distanceMetres(fence.lat, fence.lon, lat, lon) <= fence.radius;
+  if (fence.shape === 'polygon') return insidePolygon(fence.points, lat, lon);
   return lat >= fence.minLat && lat <= fence.maxLat && lon >= fence.minLon && lon <= fence.maxLon;
 }
 
@@ -60,4 +67,27 @@ export function fenceAlarmCode(alarmType: FenceAlarmType, wasInside: boolean | n
   const cross = crossing(wasInside, isInside);
   if (!cross || !alarmsOn(alarmType, cross)) return null;
   return cross === 'enter' ? FENCE_ENTER_ALARM : FENCE_EXIT_ALARM;
+}
+
+/**
+ * Point in polygon by ray casting over plain lat/lon (fences are small enough for the plane to hold); a point on
+ * an edge or a vertex counts as inside, as for the other shapes.
+ */
+export function insidePolygon(points: readonly (readonly [number, number])[], lat: number, lon: number): boolean {
+  const n = points.length;
+  if (n < 3) return false;
+  let inside = false;
+  for (let i = 0, j = n - 1; i < n; j = i++) {
+    const [yi, xi] = points[i];
+    const [yj, xj] = points[j];
+    if (onSegment(yi, xi, yj, xj, lat, lon)) return true;
+    if (yi > lat !== yj > lat && lon < ((xj - xi) * (lat - yi)) / (yj - yi) + xi) inside = !inside;
+  }
+  return inside;
+}
+
+function onSegment(y1: number, x1: number, y2: number, x2: number, y: number, x: number): boolean {
+  const cross = (x2 - x1) * (y - y1) - (y2 - y1) * (x - x1);
+  if (Math.abs(cross) > 1e-12) return false;
+  return x >= Math.min(x1, x2) && x <= Math.max(x1, x2) && y >= Math.min(y1, y2) && y <= Math.max(y1, y2);
 }

@@ -121,6 +121,7 @@ export class FenceDetector {
         'f.min_lon',
         'f.max_lat',
         'f.max_lon',
+        'f.points',
         'f.alarm_type',
         'f.updated_at',
       ])

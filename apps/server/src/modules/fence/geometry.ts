@@ -15,6 +15,7 @@ export interface GeometryInput {
   minLon?: number | null;
   maxLat?: number | null;
   maxLon?: number | null;
+  points?: [number, number][] | null;
 }
 
 const isNum = (v: number | null | undefined): v is number => typeof v === 'number' && Number.isFinite(v);
@@ -36,7 +37,22 @@ export function parseGeometry(req: FastifyRequest, input: GeometryInput): FenceG
     if (!(minLat < maxLat && minLon < maxLon)) throw localizedError(req, FENCE_TEXTS, 'rectangleBounds');
     return { shape: 'rectangle', minLat, minLon, maxLat, maxLon };
   }
+  if (input.shape === 'polygon') {
+    const points = input.points;
+    if (!points || points.length < 3) throw localizedError(req, FENCE_TEXTS, 'geometryMissing');
+    if (polygonArea(points) === 0) throw localizedError(req, FENCE_TEXTS, 'rectangleBounds');
+    return { shape: 'polygon', points: points.map(([lat, lon]) => [lat, lon] as [number, number]) };
+  }
   throw localizedError(req, FENCE_TEXTS, 'geometryMissing');
+}
+
+/** Twice the signed area in squared degrees (shoelace); 0 for a polygon with no area. */
+function polygonArea(points: readonly [number, number][]): number {
+  let a = 0;
+  for (let i = 0, j = points.length - 1; i < points.length; j = i++) {
+    a += points[j][1] * points[i][0] - points[i][1] * points[j][0];
+  }
+  return a;
 }
 
 /** The columns of a geometry (the other shape's columns cleared). */
@@ -51,6 +67,23 @@ export function geometryColumns(g: FenceGeometry) {
       min_lon: null,
       max_lat: null,
       max_lon: null,
+      points: null,
+    };
+  }
+  if (g.shape === 'polygon') {
+    const lats = g.points.map((p) => p[0]);
+    const lons = g.points.map((p) => p[1]);
+    // The bounding box is kept too: lists and the map fit to it without reading the vertices.
+    return {
+      shape: g.shape,
+      lat: null,
+      lon: null,
+      radius: null,
+      min_lat: Math.min(...lats),
+      min_lon: Math.min(...lons),
+      max_lat: Math.max(...lats),
+      max_lon: Math.max(...lons),
+      points: JSON.stringify(g.points),
     };
   }
   return {
@@ -62,6 +95,7 @@ export function geometryColumns(g: FenceGeometry) {
     min_lon: g.minLon,
     max_lat: g.maxLat,
     max_lon: g.maxLon,
+    points: null,
   };
 }
 
@@ -74,8 +108,10 @@ export function geometryOfRow(row: {
   min_lon: number | null;
   max_lat: number | null;
   max_lon: number | null;
+  points?: [number, number][] | null;
 }): FenceGeometry {
   if (row.shape === 'circle') return { shape: 'circle', lat: row.lat ?? 0, lon: row.lon ?? 0, radius: row.radius ?? 0 };
+  if (row.shape === 'polygon') return { shape: 'polygon', points: row.points ?? [] };
   return {
     shape: 'rectangle',
     minLat: row.min_lat ?? 0,

@@ -24,6 +24,7 @@ export interface FenceRow {
   min_lon: number | null;
   max_lat: number | null;
   max_lon: number | null;
+  points: [number, number][] | null;
   alarm_type: FencesTable['alarm_type'];
   state: 'opened' | 'closed';
   created_at: Date;
@@ -62,6 +63,7 @@ export function fenceQuery(ctx: AppContext) {
       'f.min_lon',
       'f.max_lat',
       'f.max_lon',
+      'f.points',
       'f.alarm_type',
       'f.state',
       'f.created_at',
@@ -129,6 +131,7 @@ export function presentFence(row: FenceRow, deviceCount: number): FenceDto {
     minLon: row.min_lon,
     maxLat: row.max_lat,
     maxLon: row.max_lon,
+    points: row.shape === 'polygon' ? row.points : null,
     alarmType: row.alarm_type,
     state: row.state,
     deviceCount,

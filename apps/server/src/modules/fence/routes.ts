@@ -99,7 +99,8 @@ export async function fenceRoutes(app: App, ctx: AppContext): Promise<void> {
       config: FENCE,
       schema: {
         tags,
-        summary: 'Create a circle (lat, lon, radius 100–1000000 m) or rectangle (minLat…maxLon) fence, WGS-84',
+        summary:
+          'Create a circle (lat, lon, radius 100–1000000 m), rectangle (minLat…maxLon) or polygon (points) fence, WGS-84',
         body: addFenceBody,
         response: { 200: envelopeOf(fenceSchema) },
       },
@@ -154,7 +155,9 @@ export async function fenceRoutes(app: App, ctx: AppContext): Promise<void> {
       const merged = {
         ...(current.shape === 'circle'
           ? { lat: current.lat, lon: current.lon, radius: current.radius }
-          : { minLat: current.minLat, minLon: current.minLon, maxLat: current.maxLat, maxLon: current.maxLon }),
+          : current.shape === 'polygon'
+            ? { points: current.points }
+            : { minLat: current.minLat, minLon: current.minLon, maxLat: current.maxLat, maxLon: current.maxLon }),
         ...Object.fromEntries(Object.entries(geo).filter(([, v]) => v !== undefined)),
         shape: geo.shape ?? fence.shape,
       };

@@ -31,6 +31,12 @@ const geometryFields = {
   minLon: longitude.optional(),
   maxLat: latitude.optional(),
   maxLon: longitude.optional(),
+  /** polygon vertices [lat, lon] in order, 3 to 200 (WGS-84) */
+  points: z
+    .array(z.tuple([latitude, longitude]))
+    .min(3)
+    .max(200)
+    .optional(),
 };
 
 export const addFenceBody = z.object({
@@ -55,6 +61,11 @@ export const updateFenceBody = z.object({
   minLon: longitude.optional(),
   maxLat: latitude.optional(),
   maxLon: longitude.optional(),
+  points: z
+    .array(z.tuple([latitude, longitude]))
+    .min(3)
+    .max(200)
+    .optional(),
   alarmType: z.enum(FENCE_ALARM_TYPES).optional(),
   state: z.enum(FENCE_STATES).optional(),
 });
@@ -98,6 +109,8 @@ export const fenceSchema = z.object({
   minLon: z.number().nullable(),
   maxLat: z.number().nullable(),
   maxLon: z.number().nullable(),
+  /** polygon vertices [lat, lon]; null for circles and rectangles */
+  points: z.array(z.tuple([z.number(), z.number()])).nullable(),
   alarmType: z.enum(FENCE_ALARM_TYPES),
   state: z.enum(FENCE_STATES),
   deviceCount: z.number().int(),

@@ -3,18 +3,37 @@
 import L from 'leaflet';
 import { useEffect, useRef } from 'react';
 import { useLeafletMap } from '../../map/mapContext.ts';
+import { ShapeDrawLayer } from '../customerMap/ShapeDrawLayer.tsx';
 import type { FenceGeometry } from './api.ts';
 import { circleFrom, rectangleFrom } from './drawing.ts';
 
 export interface FenceDrawLayerProps {
-  shape: 'circle' | 'rectangle' | null;
+  shape: 'circle' | 'rectangle' | 'polygon' | null;
   onDrawn: (geometry: FenceGeometry) => void;
   onCancel: () => void;
 }
 
 const STYLE = { color: '#1677ff', weight: 2, dashArray: '6 4', fillOpacity: 0.12 };
 
-export function FenceDrawLayer({ shape, onDrawn, onCancel }: FenceDrawLayerProps) {
+export function FenceDrawLayer(props: FenceDrawLayerProps) {
+  // Polygons: a click per corner (customerMap/ShapeDrawLayer), the same on every map provider.
+  if (props.shape === 'polygon') {
+    return (
+      <ShapeDrawLayer
+        mode="polygon"
+        onCancel={props.onCancel}
+        onDrawn={(d) => d.mode === 'polygon' && props.onDrawn({ shape: 'polygon', points: d.points })}
+      />
+    );
+  }
+  return <TwoClickDrawLayer {...props} shape={props.shape} />;
+}
+
+function TwoClickDrawLayer({
+  shape,
+  onDrawn,
+  onCancel,
+}: FenceDrawLayerProps & { shape: 'circle' | 'rectangle' | null }) {
   const map = useLeafletMap();
   const done = useRef(onDrawn);
   done.current = onDrawn;
@@ -38,7 +57,7 @@ export function FenceDrawLayer({ shape, onDrawn, onCancel }: FenceDrawLayerProps
     const draw = (g: FenceGeometry | null) => {
       preview?.remove();
       preview = null;
-      if (!g) return;
+      if (!g || g.shape === 'polygon') return;
       preview =
         g.shape === 'circle'
           ? L.circle([g.lat, g.lon], { ...STYLE, radius: g.radius })

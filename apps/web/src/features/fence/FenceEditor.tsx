@@ -17,7 +17,7 @@ import type { FenceGeometry } from './api.ts';
 export interface FenceDraft {
   id?: string;
   name: string;
-  shape: 'circle' | 'rectangle';
+  shape: 'circle' | 'rectangle' | 'polygon';
   geometry: FenceGeometry | null;
   alarmType: FenceAlarmType;
   state: FenceState;
@@ -45,7 +45,7 @@ export function draftProblem(draft: FenceDraft): { key: string; params?: Record<
 }
 
 export function FenceEditor({ draft, onChange, drawing, onDraw, onSave, onCancel, saving }: FenceEditorProps) {
-  const { t } = useTranslation('fence');
+  const { t } = useTranslation(['fence', 'customerMap']);
   const g = draft.geometry;
   const problem = draftProblem(draft);
   const set = (patch: Partial<FenceDraft>) => onChange({ ...draft, ...patch });
@@ -71,6 +71,7 @@ export function FenceEditor({ draft, onChange, drawing, onDraw, onSave, onCancel
           options={[
             { value: 'circle', label: t('shape.circle') },
             { value: 'rectangle', label: t('shape.rectangle') },
+            { value: 'polygon', label: t('customerMap:fence.polygon') },
           ]}
           data-testid="fence-shape"
         />
@@ -88,7 +89,13 @@ export function FenceEditor({ draft, onChange, drawing, onDraw, onSave, onCancel
           <Alert
             type="info"
             showIcon
-            message={draft.shape === 'circle' ? t('editor.hintCircle') : t('editor.hintRectangle')}
+            message={
+              draft.shape === 'circle'
+                ? t('editor.hintCircle')
+                : draft.shape === 'polygon'
+                  ? t('customerMap:common.hintPolygon')
+                  : t('editor.hintRectangle')
+            }
           />
         )}
         {g && g.shape === 'circle' && (
@@ -104,6 +111,11 @@ export function FenceEditor({ draft, onChange, drawing, onDraw, onSave, onCancel
               north: g.maxLat.toFixed(6),
               east: g.maxLon.toFixed(6),
             })}
+          </Typography.Text>
+        )}
+        {g && g.shape === 'polygon' && (
+          <Typography.Text type="secondary" data-testid="fence-geometry">
+            {t('customerMap:fence.vertices', { count: g.points.length })}
           </Typography.Text>
         )}
       </Space>

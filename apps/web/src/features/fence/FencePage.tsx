@@ -42,7 +42,7 @@ const emptyDraft = (terminalID: string | null): FenceDraft => ({
 });
 
 export default function FencePage() {
-  const { t, i18n } = useTranslation('fence');
+  const { t, i18n } = useTranslation(['fence', 'customerMap']);
   const { message } = App.useApp();
   const queryClient = useQueryClient();
   const [params, setParams] = useSearchParams();
@@ -139,7 +139,11 @@ export default function FencePage() {
       title: t('column.shape'),
       key: 'shape',
       render: (_, f) =>
-        f.shape === 'circle' ? `${t('shape.circle')} ${formatRadius(f.radius ?? 0)}` : t('shape.rectangle'),
+        f.shape === 'circle'
+          ? `${t('shape.circle')} ${formatRadius(f.radius ?? 0)}`
+          : f.shape === 'polygon'
+            ? t('customerMap:fence.polygon')
+            : t('shape.rectangle'),
     },
     { title: t('column.alarmType'), key: 'alarmType', render: (_, f) => t(`alarmType.${f.alarmType}`) },
     {

@@ -1,6 +1,7 @@
 // The fences on the map (WGS-84 layers), the selected one highlighted, and fitting the map to a fence.
 import { useEffect } from 'react';
 import { MapCircle } from '../../map/layers/MapCircle.tsx';
+import { MapPolygon } from '../../map/layers/MapPolygon.tsx';
 import { MapRectangle } from '../../map/layers/MapRectangle.tsx';
 import { useLeafletMap } from '../../map/mapContext.ts';
 import type { FenceGeometry } from './api.ts';
@@ -26,6 +27,9 @@ export function FenceShape({ item, selected }: { item: ShapeItem; selected: bool
         tooltip={item.name}
       />
     );
+  }
+  if (g.shape === 'polygon') {
+    return <MapPolygon points={g.points} color={color} fillOpacity={selected ? 0.2 : 0.1} tooltip={item.name} />;
   }
   return (
     <MapRectangle

@@ -16,6 +16,8 @@ export interface Fence {
   minLon: number | null;
   maxLat: number | null;
   maxLon: number | null;
+  /** polygon vertices [lat, lon]; null for circles and rectangles */
+  points?: [number, number][] | null;
   alarmType: FenceAlarmType;
   state: FenceState;
   deviceCount: number;
@@ -25,7 +27,8 @@ export interface Fence {
 
 export type FenceGeometry =
   | { shape: 'circle'; lat: number; lon: number; radius: number }
-  | { shape: 'rectangle'; minLat: number; minLon: number; maxLat: number; maxLon: number };
+  | { shape: 'rectangle'; minLat: number; minLon: number; maxLat: number; maxLon: number }
+  | { shape: 'polygon'; points: [number, number][] };
 
 export interface FenceDevice {
   deviceId: string;
@@ -76,6 +79,7 @@ export function findFenceDevices(id: string, pageNum: number, pageSize: number, 
 
 export function geometryOf(f: Fence): FenceGeometry {
   if (f.shape === 'circle') return { shape: 'circle', lat: f.lat ?? 0, lon: f.lon ?? 0, radius: f.radius ?? 0 };
+  if (f.shape === 'polygon') return { shape: 'polygon', points: f.points ?? [] };
   return {
     shape: 'rectangle',
     minLat: f.minLat ?? 0,

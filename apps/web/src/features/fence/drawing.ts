@@ -31,6 +31,14 @@ export function rectangleFrom(a: LatLon, b: LatLon): FenceGeometry | null {
 
 /** [[south, west], [north, east]] of a geometry, for fitting the map to it. */
 export function boundsOf(g: FenceGeometry): [[number, number], [number, number]] {
+  if (g.shape === 'polygon') {
+    const lats = g.points.map((p) => p[0]);
+    const lons = g.points.map((p) => p[1]);
+    return [
+      [Math.min(...lats), Math.min(...lons)],
+      [Math.max(...lats), Math.max(...lons)],
+    ];
+  }
   if (g.shape === 'rectangle') {
     return [
       [g.minLat, g.minLon],

@@ -9,6 +9,7 @@ import { BaseMap } from '../../map/BaseMap.tsx';
 import type { DeviceMarkerLayer } from '../../map/layers/deviceMarkerLayer.ts';
 import { DistanceTool } from '../../map/tools/DistanceTool.tsx';
 import { type ContextMenuRequest, MapContextMenu } from '../../map/tools/MapContextMenu.tsx';
+import { MonitorBusControl, MonitorBusLayer } from '../customerMap/MonitorBusControl.tsx';
 import { AlarmNotifier } from './alarms/AlarmNotifier.tsx';
 import { AlarmSoundToggle } from './alarms/AlarmSoundToggle.tsx';
 import { deviceMenuItems } from './deviceMenuItems.tsx';
@@ -103,6 +104,7 @@ export default function MonitorPage() {
             <>
               <LiveStatusBadge session={session} />
               <AlarmSoundToggle />
+              <MonitorBusControl />
               <Tooltip title={tMap('distance.tool')}>
                 <Button
                   size="small"
@@ -116,6 +118,7 @@ export default function MonitorPage() {
             </>
           }
         >
+          <MonitorBusLayer />
           <DeviceMarkers
             session={session}
             loading={loading}
