@@ -1,6 +1,7 @@
 import type { AccountsTables } from './tables/accounts.ts';
 import type { AuditTables } from './tables/audit.ts';
 import type { CoreTables } from './tables/core.ts';
+import type { CustselfTables } from './tables/custself.ts';
 import type { FactoryLogTables } from './tables/factoryLogs.ts';
 import type { FactoryProdTables } from './tables/factoryProd.ts';
 import type { GatewayTables } from './tables/gateway.ts';
@@ -20,4 +21,5 @@ export interface Database
     StatisticsTables,
     FactoryProdTables,
     FactoryLogTables,
-    SecurityTables {}
+    SecurityTables,
+    CustselfTables {}

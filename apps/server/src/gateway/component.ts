@@ -4,6 +4,7 @@
 import type { AppContext } from '../context.ts';
 import type { ComponentStarter } from '../main.ts';
 import { CommandStore } from '../modules/commands/store.ts';
+import { recordDriverIdentity } from '../modules/custself/drivers.ts';
 import { RollupRequester } from '../modules/stat/jobs.ts';
 import { DeviceLog } from './device-log.ts';
 import { DeviceDirectory } from './directory.ts';
@@ -131,6 +132,9 @@ export async function startGateway(
       dispatcher.onBound(session).catch(onError);
     },
     onReply: (session, reply) => dispatcher.onReply(session, reply),
+    onDriverIdentity: (device, attributes, receivedAt) => {
+      recordDriverIdentity(ctx.db, device, attributes, receivedAt).catch(onError);
+    },
     onError,
   };
 

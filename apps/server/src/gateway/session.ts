@@ -38,6 +38,8 @@ export interface SessionContext {
   /** A device finished logging in: deliver its offline commands, tell other gateway processes, activate it. */
   onBound(session: Session): void;
   onReply(session: Session, reply: CommandReply): void;
+  /** JT/T 808 driver identification (0x0702): the vehicle's current driver changes. */
+  onDriverIdentity?(device: DeviceRef, attributes: DecodedMessage['attributes'], receivedAt: number): void;
   onError(err: unknown): void;
 }
 
@@ -353,6 +355,7 @@ export class Session implements RegisteredSession {
     }
     if (msg.commandReply) this.ctx.onReply(this, msg.commandReply);
     const now = Date.now();
+    if (msg.messageType === 'driverIdentity') this.ctx.onDriverIdentity?.(device, msg.attributes, now);
     this.alarmMemory ??= newDerivedAlarmMemory(device.speedLimit);
     this.alarmMemory.speedLimit = device.speedLimit;
     const { positions, rejected, alarms, status } = prepareMessage(msg, this.alarmMemory, now);

@@ -4,6 +4,7 @@ import { agentRoutes } from './agent/routes.ts';
 import { auditRoutes } from './audit/routes.ts';
 import { authRoutes } from './auth/routes.ts';
 import { cardRoutes } from './cards/routes.ts';
+import { custselfRoutes } from './custself/routes.ts';
 import { deviceRoutes } from './device/routes.ts';
 import { factoryRoutes } from './factory/routes.ts';
 import { fenceRoutes } from './fence/routes.ts';
@@ -24,6 +25,8 @@ routeModules.push(quotaRoutes, deviceRoutes, agentRoutes, auditRoutes, statRoute
 routeModules.push(stockRoutes, cardRoutes, qcRoutes);
 // Tasks (many-device work) before the gateway's modules: /command/addBatch makes its batches through them.
 routeModules.push(taskRoutes, logRoutes, factoryRoutes);
+// Customer self-service: my account, special-brand accounts, drivers, brands (issue 16).
+routeModules.push(custselfRoutes);
 
 import { gatewayRouteModules } from '../gateway/routes.ts';
 
