@@ -82,6 +82,7 @@ export const READ_OPERATIONS: ReadonlySet<string> = new Set([
   'POST /api/system/specialBrand/find',
   'POST /api/driver/find',
   'POST /api/driver/history',
+  'POST /api/device/updateAllPreview',
 ]);
 
 /**

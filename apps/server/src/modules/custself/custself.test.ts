@@ -312,4 +312,123 @@ describe('customer self-service', () => {
       expect(loc.data[0].driverName).toBe('');
     });
   });
+
+  describe('bulk edit of device info, a value per device (/device/updateAll rows)', () => {
+    const a = newTerminalId('jt808');
+    const b = newTerminalId('jt808');
+    const taken = newTerminalId('jt808');
+    const foreign = newTerminalId('jt808');
+    const c = newTerminalId('jt808');
+
+    beforeAll(async () => {
+      await addDevice(server, c, 'jt808', { userId: customerId });
+      await addDevice(server, a, 'jt808', { userId: customerId });
+      await addDevice(server, b, 'jt808', { userId: customerId });
+      await addDevice(server, taken, 'jt808', { userId: customerId });
+      await addDevice(server, foreign, 'jt808', { userId: '1' });
+      await server.ctx.db
+        .updateTable('devices')
+        .set({ car_number: '京A11111' })
+        .where('terminal_id', '=', taken)
+        .execute();
+      await server.ctx.db.updateTable('devices').set({ nickname: 'Old name' }).where('terminal_id', '=', a).execute();
+    });
+
+    const rows = () => [
+      {
+        terminalID: a,
+        nickname: 'Truck 1',
+        carNumber: '京B22222',
+        sim: '13800000001',
+        driverName: 'Li Wei',
+        driverPhone: '13900001111',
+        iconType: 3,
+      },
+      { terminalID: b, sim: '123' },
+      { terminalID: foreign, nickname: 'Not mine' },
+      { terminalID: taken, carNumber: '京A11111' },
+      { terminalID: c, carNumber: '京A11111' },
+      { terminalID: b, nickname: 'again' },
+    ];
+
+    it('previews each line: the changes, or why it fails, and writes nothing', async () => {
+      const res = await agent.post<{
+        lines: {
+          line: number;
+          status: string;
+          message: string;
+          changes: { field: string; from: string; to: string }[];
+        }[];
+      }>('/device/updateAllPreview', { rows: rows() });
+      expect(res.meta.success).toBe(true);
+      const [first, badSim, notMine, same, plate, twice] = res.data.lines;
+      expect(first.status).toBe('change');
+      expect(first.changes).toContainEqual({ field: 'nickname', from: 'Old name', to: 'Truck 1' });
+      expect(first.changes.map((c) => c.field)).toEqual([
+        'nickname',
+        'carNumber',
+        'sim',
+        'driverName',
+        'driverPhone',
+        'iconType',
+      ]);
+      expect(badSim).toMatchObject({ status: 'failed', message: 'Please enter the correct SIM card number' });
+      expect(notMine.status).toBe('failed');
+      expect(same).toMatchObject({ status: 'unchanged', changes: [] });
+      expect(plate.status).toBe('failed');
+      expect(plate.message).toMatch(/plate/i);
+      expect(twice.status).toBe('failed');
+      const row = await server.ctx.db
+        .selectFrom('devices')
+        .select('nickname')
+        .where('terminal_id', '=', a)
+        .executeTakeFirstOrThrow();
+      expect(row.nickname).toBe('Old name');
+    });
+
+    it('writes the lines that pass and answers a result per line', async () => {
+      const res = await agent.post<{ success: number; failed: { terminalID: string }[]; lines: { status: string }[] }>(
+        '/device/updateAll',
+        { rows: rows() },
+      );
+      expect(res.meta.success).toBe(true);
+      expect(res.data.success).toBe(1);
+      expect(res.data.failed.map((f) => f.terminalID)).toEqual([b, foreign, c, b]);
+      const row = await server.ctx.db
+        .selectFrom('devices')
+        .select(['nickname', 'car_number', 'sim', 'driver_name', 'driver_phone', 'icon_type'])
+        .where('terminal_id', '=', a)
+        .executeTakeFirstOrThrow();
+      expect(row).toEqual({
+        nickname: 'Truck 1',
+        car_number: '京B22222',
+        sim: '13800000001',
+        driver_name: 'Li Wei',
+        driver_phone: '13900001111',
+        icon_type: 3,
+      });
+      const foreignRow = await server.ctx.db
+        .selectFrom('devices')
+        .select('nickname')
+        .where('terminal_id', '=', foreign)
+        .executeTakeFirstOrThrow();
+      expect(foreignRow.nickname).toBe('');
+      // The driver typed by hand is in the driver history.
+      const history = await customer.post<{ name: string; source: string }[]>('/driver/history', { terminalID: a });
+      expect(history.data[0]).toMatchObject({ name: 'Li Wei', source: 'manual' });
+    });
+
+    it('keeps the one-value form and refuses both forms at once, and roles without bulk info', async () => {
+      const same = await agent.post<{ success: number }>('/device/updateAll', {
+        terminalIDs: [a, b],
+        nickname: 'Fleet',
+      });
+      expect(same.data.success).toBe(2);
+      expect((await agent.post('/device/updateAll', { terminalIDs: [a], rows: [{ terminalID: a }] })).status).toBe(400);
+      expect(
+        (await customer.post('/device/updateAllPreview', { rows: [{ terminalID: a, nickname: 'x' }] })).status,
+      ).toBe(403);
+      expect((await customer.post('/device/updateAll', { rows: [{ terminalID: a, nickname: 'x' }] })).status).toBe(403);
+    });
+  });
 });
