@@ -83,6 +83,7 @@ export const READ_OPERATIONS: ReadonlySet<string> = new Set([
   'POST /api/driver/find',
   'POST /api/driver/history',
   'POST /api/device/updateAllPreview',
+  'POST /api/task/findResults',
 ]);
 
 /**

@@ -431,4 +431,50 @@ describe('customer self-service', () => {
       expect((await customer.post('/device/updateAll', { rows: [{ terminalID: a, nickname: 'x' }] })).status).toBe(403);
     });
   });
+
+  describe('batch command results (/task/findResults)', () => {
+    const x = newTerminalId('jt808');
+    const y = newTerminalId('jt808');
+    let taskId: string;
+
+    beforeAll(async () => {
+      await addDevice(server, x, 'jt808', { userId: customerId });
+      await addDevice(server, y, 'jt808', { userId: customerId });
+      const made = await agent.post<{ id: string }>('/task/create', {
+        content: 'WHERE#',
+        terminalIDs: [x, y],
+        area: 'main',
+      });
+      expect(made.meta.success).toBe(true);
+      taskId = made.data.id;
+      await admin.post('/task/create', { content: 'RESET#', terminalIDs: [x], area: 'main' });
+    });
+
+    type Result = { taskId: string; terminalID: string; state: string; title: string };
+
+    it('lists the per-device results of the caller’s batches, by batch, IMEI and state', async () => {
+      const all = await agent.post<{ total: number; list: Result[] }>('/task/findResults', {});
+      expect(all.data.list.map((r) => [r.taskId, r.terminalID, r.title])).toEqual([
+        [taskId, x, 'WHERE#'],
+        [taskId, y, 'WHERE#'],
+      ]);
+      const one = await agent.post<{ list: Result[] }>('/task/findResults', { taskId, terminalID: y });
+      expect(one.data.list.map((r) => r.terminalID)).toEqual([y]);
+      // Offline devices: their items wait in the queue.
+      const waiting = await agent.post<{ total: number }>('/task/findResults', { state: 'pending' });
+      expect(waiting.data.total).toBe(2);
+      expect((await agent.post<{ total: number }>('/task/findResults', { state: 'success' })).data.total).toBe(0);
+      const later = await agent.post<{ total: number }>('/task/findResults', { startTime: Date.now() + 3_600_000 });
+      expect(later.data.total).toBe(0);
+      // The administrator sees every batch.
+      expect((await admin.post<{ total: number }>('/task/findResults', { terminalID: x })).data.total).toBe(2);
+    });
+
+    it('hides other branches’ batches and refuses roles without commands', async () => {
+      expect((await other.post<{ total: number }>('/task/findResults', {})).data.total).toBe(0);
+      const log = await userClient(server, 'cs-log2', 8);
+      expect((await log.post('/task/findResults', {})).status).toBe(403);
+      expect((await agent.post('/task/findResults', { state: 'done' })).status).toBe(400);
+    });
+  });
 });

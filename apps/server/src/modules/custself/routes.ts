@@ -2,9 +2,11 @@
 import type { AppContext } from '../../context.ts';
 import type { App } from '../../http/types.ts';
 import { accountSelfRoutes } from './accountRoutes.ts';
+import { batchResultRoutes } from './batchResultRoutes.ts';
 import { driverRoutes } from './driverRoutes.ts';
 
 export async function custselfRoutes(app: App, ctx: AppContext): Promise<void> {
   await accountSelfRoutes(app, ctx);
   await driverRoutes(app, ctx);
+  await batchResultRoutes(app, ctx);
 }
