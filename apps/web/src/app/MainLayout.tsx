@@ -29,7 +29,9 @@ function SignedInLayout() {
   const { message } = AntApp.useApp();
 
   const items = featureRoutes
-    .filter((r) => r.menu && mayOpen(`/index/${r.path}`, auth))
+    .filter(
+      (r) => r.menu && mayOpen(`/index/${r.path}`, auth) && !r.menu.hiddenForRoles?.includes(auth?.userInfo.role ?? -1),
+    )
     .sort((a, b) => (a.menu?.order ?? 0) - (b.menu?.order ?? 0))
     .map((r) => {
       const label = t(r.menu?.labelKey ?? '');
@@ -79,10 +81,15 @@ function SignedInLayout() {
               {LANGUAGE_NAMES[i18n.language as Language] ?? i18n.language}
             </Button>
           </Dropdown>
-          <Space style={{ color: '#fff' }} data-testid="current-user">
-            <UserOutlined />
+          <Button
+            type="text"
+            style={{ color: '#fff' }}
+            icon={<UserOutlined />}
+            data-testid="current-user"
+            onClick={() => navigate('/index/account')}
+          >
             {auth?.userInfo.nickname || auth?.userInfo.username}
-          </Space>
+          </Button>
           <Button
             type="text"
             icon={<SafetyOutlined />}

@@ -14,6 +14,7 @@ import {
 import type { ComponentType, ReactNode } from 'react';
 import { accountRoutes } from '../features/agent/routes.tsx';
 import { countRoutes } from '../features/count/routes.tsx';
+import { custselfRoutes } from '../features/custself/routes.tsx';
 import { iccidRoutes } from '../features/device/iccidRoutes.tsx';
 
 export interface FeatureRoute {
@@ -23,7 +24,7 @@ export interface FeatureRoute {
   permission: string[];
   load: () => Promise<{ default: ComponentType }>;
   /** Side-menu entry (top level); omitted for routes reached from inside a page. */
-  menu?: { labelKey: string; icon: ReactNode; order: number };
+  menu?: { labelKey: string; icon: ReactNode; order: number; hiddenForRoles?: number[] };
 }
 
 export const featureRoutes: FeatureRoute[] = [
@@ -88,3 +89,5 @@ export const featureRoutes: FeatureRoute[] = [
 ];
 featureRoutes.push(...accountRoutes, ...countRoutes);
 featureRoutes.push(...iccidRoutes);
+// Customer self-service (issue 16): my account, drivers, special-brand accounts, bulk edit, help.
+featureRoutes.push(...custselfRoutes);
