@@ -84,6 +84,7 @@ export const READ_OPERATIONS: ReadonlySet<string> = new Set([
   'POST /api/driver/history',
   'POST /api/device/updateAllPreview',
   'POST /api/task/findResults',
+  'POST /api/device/dataImportPreview',
 ]);
 
 /**

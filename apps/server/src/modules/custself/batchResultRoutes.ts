@@ -67,7 +67,7 @@ export async function batchResultRoutes(app: App, ctx: AppContext): Promise<void
       if (b.endTime !== undefined) q = q.where('t.created_at', '<=', new Date(b.endTime));
       // Items still open take their state from their command first, as the task view does.
       const taskIds = await q.select('t.id').distinct().limit(500).execute();
-      await ctx.services.tasks.store.settle(taskIds.map((r) => String(r.id)));
+      await ctx.services.tasks?.store.settle(taskIds.map((r) => String(r.id)));
       if (b.state) q = q.where('i.state', '=', b.state);
       const total = await q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
       const rows = await q

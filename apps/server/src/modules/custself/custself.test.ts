@@ -477,4 +477,68 @@ describe('customer self-service', () => {
       expect((await agent.post('/task/findResults', { state: 'done' })).status).toBe(400);
     });
   });
+
+  describe('data import for one customer (/device/dataImport)', () => {
+    const stock = newTerminalId('jt808');
+    const already = newTerminalId('jt808');
+    const elsewhere = newTerminalId('jt808');
+
+    beforeAll(async () => {
+      await addDevice(server, stock, 'jt808', { userId: agentId });
+      await addDevice(server, already, 'jt808', { userId: customerId });
+      await addDevice(server, elsewhere, 'jt808', { userId: await idOf(server, 'cs-other-agent') });
+    });
+
+    const rows = () => [
+      { terminalID: stock, carNumber: '京C33333', driverName: 'Owner One', driverPhone: '13700000001' },
+      { terminalID: already, nickname: 'Van 2' },
+      { terminalID: elsewhere, nickname: 'Not mine' },
+    ];
+    type Line = { terminalID: string; status: string; move: boolean };
+    const ownerOf = async (tid: string) =>
+      String(
+        (
+          await server.ctx.db
+            .selectFrom('devices')
+            .select('user_id')
+            .where('terminal_id', '=', tid)
+            .executeTakeFirstOrThrow()
+        ).user_id,
+      );
+
+    it('previews per line whether the device moves into the customer and what changes, writing nothing', async () => {
+      const res = await agent.post<{ lines: Line[] }>('/device/dataImportPreview', {
+        userId: customerId,
+        rows: rows(),
+      });
+      expect(res.data.lines.map((l) => [l.terminalID, l.status, l.move])).toEqual([
+        [stock, 'change', true],
+        [already, 'change', false],
+        [elsewhere, 'failed', false],
+      ]);
+      expect(await ownerOf(stock)).toBe(agentId);
+    });
+
+    it('moves the devices into the customer’s account and writes their data', async () => {
+      const res = await agent.post<{ success: number; failed: number; lines: Line[] }>('/device/dataImport', {
+        userId: customerId,
+        rows: rows(),
+      });
+      expect(res.data).toMatchObject({ success: 2, failed: 1 });
+      expect(await ownerOf(stock)).toBe(customerId);
+      const row = await server.ctx.db
+        .selectFrom('devices')
+        .select(['car_number', 'driver_name', 'driver_phone'])
+        .where('terminal_id', '=', stock)
+        .executeTakeFirstOrThrow();
+      expect(row).toEqual({ car_number: '京C33333', driver_name: 'Owner One', driver_phone: '13700000001' });
+      expect(await ownerOf(elsewhere)).not.toBe(customerId);
+    });
+
+    it('imports into one customer only, within reach, for holders of main:data_import', async () => {
+      expect((await agent.post('/device/dataImport', { userId: agentId, rows: rows() })).status).toBe(400);
+      expect((await other.post('/device/dataImport', { userId: customerId, rows: rows() })).status).toBe(403);
+      expect((await customer.post('/device/dataImportPreview', { userId: customerId, rows: rows() })).status).toBe(403);
+    });
+  });
 });

@@ -3,10 +3,12 @@ import type { AppContext } from '../../context.ts';
 import type { App } from '../../http/types.ts';
 import { accountSelfRoutes } from './accountRoutes.ts';
 import { batchResultRoutes } from './batchResultRoutes.ts';
+import { dataImportRoutes } from './dataImport.ts';
 import { driverRoutes } from './driverRoutes.ts';
 
 export async function custselfRoutes(app: App, ctx: AppContext): Promise<void> {
   await accountSelfRoutes(app, ctx);
   await driverRoutes(app, ctx);
   await batchResultRoutes(app, ctx);
+  await dataImportRoutes(app, ctx);
 }

@@ -57,7 +57,7 @@ export default function SpecialBrandPage() {
           data-testid="special-search"
           value={null}
           options={options.map((o) => ({ value: o.id, label: `${o.username} ${o.nickname}` }))}
-          onSelect={(id: string) => {
+          onSelect={(id: string | null) => {
             const found = options.find((o) => o.id === id);
             if (found && !accounts.some((a) => a.id === id)) void save([...accounts, found]);
           }}
