@@ -74,3 +74,9 @@ export const applyBulk = (rows: BulkRow[]) =>
   api<{ success: number; failed: { terminalID: string; message: string }[]; lines: BulkLine[] }>('/device/updateAll', {
     rows,
   });
+
+export type ImportLine = BulkLine & { move: boolean };
+export const previewDataImport = (userId: string, rows: BulkRow[]) =>
+  api<{ lines: ImportLine[] }>('/device/dataImportPreview', { userId, rows });
+export const runDataImport = (userId: string, rows: BulkRow[]) =>
+  api<{ success: number; failed: number; lines: ImportLine[] }>('/device/dataImport', { userId, rows });

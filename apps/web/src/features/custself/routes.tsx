@@ -16,6 +16,11 @@ export const custselfRoutes: FeatureRoute[] = [
     load: () => import('./BulkInfoPage.tsx'),
   },
   {
+    path: 'device/huaXiangDataImport',
+    permission: ['main:data_import'],
+    load: () => import('./DataImportPage.tsx'),
+  },
+  {
     path: 'specialBrand',
     permission: ['main:system_config'],
     load: () => import('./SpecialBrandPage.tsx'),

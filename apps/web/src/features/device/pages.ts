@@ -17,6 +17,7 @@ export const DEVICE_PAGES: SubNavItem[] = [
   { path: 'device/deviceExportIccid', labelKey: 'production:nav.deviceExportIccid' },
   { path: 'device/multipleCmdSearch', labelKey: 'device:nav.multipleCmdSearch' },
   { path: 'device/deviceUpdateDeviceInfo', labelKey: 'custself:menu.bulkInfo' },
+  { path: 'device/huaXiangDataImport', labelKey: 'custself:menu.dataImport' },
   { path: 'device/userInfo', labelKey: 'device:nav.userInfo' },
   { path: 'device/passwordUpdate', labelKey: 'device:nav.passwordUpdate' },
 ];
