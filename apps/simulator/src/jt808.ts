@@ -158,6 +158,31 @@ export class Jt808Terminal {
     return this.frame(Jt808Msg.location, serial, b);
   }
 
+  /**
+   * 0x0702 driver identification (2013): a card inserted and read (name, card number) or removed; the time in
+   * GMT+8 BCD like the location report.
+   */
+  driverIdentity(serial: number, card: { inserted: boolean; name?: string; number?: string; time: number }): Buffer {
+    const d = new Date(card.time + 8 * 3_600_000);
+    const bcd = [d.getUTCFullYear() % 100, d.getUTCMonth() + 1, d.getUTCDate(), d.getUTCHours(), d.getUTCMinutes()]
+      .concat([d.getUTCSeconds()])
+      .map((v) => ((Math.floor(v / 10) & 0x0f) << 4) | (v % 10));
+    const head = Buffer.from([card.inserted ? 1 : 2, ...bcd]);
+    if (!card.inserted) return this.frame(0x0702, serial, head);
+    const name = Buffer.from(card.name ?? '', 'latin1');
+    const number = Buffer.alloc(20);
+    number.write(card.number ?? '', 0, 'ascii');
+    const body = Buffer.concat([
+      head,
+      Buffer.from([0, name.length]),
+      name,
+      number,
+      Buffer.from([0]),
+      Buffer.from([0x20, 0x30, 0x12, 0x31]),
+    ]);
+    return this.frame(0x0702, serial, body);
+  }
+
   /** 0x0001: answers a platform message by its serial and id (result 0 = success). */
   generalResponse(serial: number, answeredSerial: number, answeredId: number, result = 0): Buffer {
     const body = Buffer.alloc(5);

@@ -107,6 +107,11 @@ const INDEX_TREE: readonly Node[] = [
   group('checkCar', ['main:check_car'], each(['area', 'point'])),
   group('bus', ['main:bus'], each(['busLineList'])),
   group('system', ['main:system_config'], each(['demoAccountSet', 'mapKey', 'apiKey', 'auditLog'])),
+  // Customer self-service (issue 16): the special-brand accounts (spec §6) and the brands of the login pages.
+  leaf('specialBrand', ['main:system_config']),
+  // Driver records and a vehicle's current driver; "my account" for every role.
+  leaf('drivers', ['main:monitor', 'main:devices']),
+  leaf('account'),
   group('help', [], each(['app', 'pc', 'interface'])),
   leaf('404', [], { menu: false }),
 ];

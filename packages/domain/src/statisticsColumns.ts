@@ -319,6 +319,18 @@ export const STAT_COLUMN_LABELS = {
   ),
   time: L('时间', 'Time', 'Thời gian', 'Heure', 'Hora', 'Hora', 'ពេលវេលា', 'เวลา', 'Время', 'အချိန်'),
   low: L('低电量', 'Low', 'Pin yếu', 'Faible', 'Baixa', 'Baja', 'ថ្មខ្សោយ', 'แบตต่ำ', 'Низкий', 'ဘက်ထရီနည်း'),
+  driver: L(
+    '司机',
+    'Driver',
+    'Tài xế',
+    'Conducteur',
+    'Motorista',
+    'Conductor',
+    'អ្នកបើកបរ',
+    'คนขับ',
+    'Водитель',
+    'ယာဉ်မောင်း',
+  ),
 } as const satisfies Record<string, Labels>;
 
 export type StatColumn = keyof typeof STAT_COLUMN_LABELS;

@@ -2,6 +2,7 @@ import type { AccountsTables } from './tables/accounts.ts';
 import type { AuditTables } from './tables/audit.ts';
 import type { CoreTables } from './tables/core.ts';
 import type { CustomerMapTables } from './tables/customerMap.ts';
+import type { CustselfTables } from './tables/custself.ts';
 import type { FactoryLogTables } from './tables/factoryLogs.ts';
 import type { FactoryProdTables } from './tables/factoryProd.ts';
 import type { FactoryToolTables } from './tables/factoryTools.ts';
@@ -24,4 +25,5 @@ export interface Database
     FactoryLogTables,
     FactoryToolTables,
     SecurityTables,
-    CustomerMapTables {}
+    CustomerMapTables,
+    CustselfTables {}

@@ -4,6 +4,7 @@
 import type { AppContext } from '../context.ts';
 import type { ComponentStarter } from '../main.ts';
 import { CommandStore } from '../modules/commands/store.ts';
+import { recordDriverIdentity } from '../modules/custself/drivers.ts';
 import { OtaPusher } from '../modules/ota/pusher.ts';
 import { RollupRequester } from '../modules/stat/jobs.ts';
 import { DeviceLog } from './device-log.ts';
@@ -141,6 +142,9 @@ export async function startGateway(
     },
     onReply: (session, reply) => dispatcher.onReply(session, reply),
     onMessage: (session, msg) => ota.onMessage(session, msg),
+    onDriverIdentity: (device, attributes, receivedAt) => {
+      recordDriverIdentity(ctx.db, device, attributes, receivedAt).catch(onError);
+    },
     onError,
   };
 

@@ -43,6 +43,8 @@ export interface SessionContext {
   onReply(session: Session, reply: CommandReply): void;
   /** Every message of an admitted device (remote upgrades follow their sub-package answers here). */
   onMessage?(session: Session, msg: DecodedMessage): void;
+  /** JT/T 808 driver identification (0x0702): the vehicle's current driver changes. */
+  onDriverIdentity?(device: DeviceRef, attributes: DecodedMessage['attributes'], receivedAt: number): void;
   onError(err: unknown): void;
 }
 
@@ -362,6 +364,7 @@ export class Session implements RegisteredSession {
     if (msg.commandReply) this.ctx.onReply(this, msg.commandReply);
     this.ctx.onMessage?.(this, msg);
     const now = Date.now();
+    if (msg.messageType === 'driverIdentity') this.ctx.onDriverIdentity?.(device, msg.attributes, now);
     this.alarmMemory ??= newDerivedAlarmMemory(device.speedLimit);
     this.alarmMemory.speedLimit = device.speedLimit;
     const { positions, rejected, alarms, status } = prepareMessage(msg, this.alarmMemory, now);

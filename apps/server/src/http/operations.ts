@@ -101,6 +101,13 @@ export const READ_OPERATIONS: ReadonlySet<string> = new Set([
   'POST /api/qc/find',
   'POST /api/serials/find',
   'POST /api/serials/config/find',
+  // Customer self-service (custself): special-brand accounts, drivers, batch-edit preview, import preview.
+  'POST /api/system/specialBrand/find',
+  'POST /api/driver/find',
+  'POST /api/driver/history',
+  'POST /api/device/updateAllPreview',
+  'POST /api/task/findResults',
+  'POST /api/device/dataImportPreview',
 ]);
 
 /**

@@ -4,6 +4,7 @@ import { agentRoutes } from './agent/routes.ts';
 import { auditRoutes } from './audit/routes.ts';
 import { authRoutes } from './auth/routes.ts';
 import { cardRoutes } from './cards/routes.ts';
+import { custselfRoutes } from './custself/routes.ts';
 import { deviceRoutes } from './device/routes.ts';
 import { factoryRoutes } from './factory/routes.ts';
 import { fenceRoutes } from './fence/routes.ts';
@@ -29,6 +30,8 @@ routeModules.push(stockRoutes, cardRoutes, qcRoutes);
 routeModules.push(taskRoutes, logRoutes, factoryRoutes);
 // Factory II: transfer IP, batch commands and the command console (over the tasks above).
 routeModules.push(transferIpRoutes, mutiCmdRoutes, otaRoutes);
+// Customer self-service: my account, special-brand accounts, drivers, brands (issue 16).
+routeModules.push(custselfRoutes);
 
 import { gatewayRouteModules } from '../gateway/routes.ts';
 

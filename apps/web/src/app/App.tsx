@@ -42,6 +42,7 @@ function Redirect() {
 
 // antd's Result (with its 404 illustration) is only for a wrong address: not in the login page's bundle.
 const NotFoundPage = lazy(() => import('../features/notFound/NotFoundPage.tsx'));
+const LoginByCertPage = lazy(() => import('../features/custself/LoginByCertPage.tsx'));
 const NoFunctionPage = lazy(() => import('../features/noFunction/NoFunctionPage.tsx'));
 
 // Shown instead of every screen while the session is restricted (issue 12).
@@ -77,6 +78,15 @@ export function App() {
             <Guarded>
               <LoginPage />
             </Guarded>
+          ),
+        },
+        {
+          // Sign in by a device's IMEI (spec §2), from the seller's link.
+          path: '/loginByCert',
+          element: (
+            <Suspense fallback={<Loading />}>
+              <LoginByCertPage />
+            </Suspense>
           ),
         },
         {

@@ -15,9 +15,11 @@ interface Props {
   after?: ReactNode;
   /** The language cannot be changed (test-type roles use Chinese, spec §1). */
   languageLocked?: boolean;
+  /** The user's name opens this page ("my account") when given. */
+  accountPath?: string;
 }
 
-export function AppHeader({ title, before, after, languageLocked = false }: Props) {
+export function AppHeader({ title, before, after, languageLocked = false, accountPath }: Props) {
   const { t, i18n } = useTranslation('common');
   const auth = useAuth();
   const navigate = useNavigate();
@@ -61,10 +63,22 @@ export function AppHeader({ title, before, after, languageLocked = false }: Prop
             {LANGUAGE_NAMES[i18n.language as Language] ?? i18n.language}
           </Button>
         </Dropdown>
-        <Space style={{ color: '#fff' }} data-testid="current-user">
-          <UserOutlined />
-          {auth?.userInfo.nickname || auth?.userInfo.username}
-        </Space>
+        {accountPath ? (
+          <Button
+            type="text"
+            style={{ color: '#fff' }}
+            icon={<UserOutlined />}
+            data-testid="current-user"
+            onClick={() => navigate(accountPath)}
+          >
+            {auth?.userInfo.nickname || auth?.userInfo.username}
+          </Button>
+        ) : (
+          <Space style={{ color: '#fff' }} data-testid="current-user">
+            <UserOutlined />
+            {auth?.userInfo.nickname || auth?.userInfo.username}
+          </Space>
+        )}
         {after}
         <Button
           type="text"

@@ -27,7 +27,9 @@ function SignedInLayout() {
   const location = useLocation();
 
   const items = featureRoutes
-    .filter((r) => r.menu && mayOpen(`/index/${r.path}`, auth))
+    .filter(
+      (r) => r.menu && mayOpen(`/index/${r.path}`, auth) && !r.menu.hiddenForRoles?.includes(auth?.userInfo.role ?? -1),
+    )
     .sort((a, b) => (a.menu?.order ?? 0) - (b.menu?.order ?? 0))
     .map((r) => {
       const label = t(r.menu?.labelKey ?? '');
@@ -43,6 +45,7 @@ function SignedInLayout() {
   return (
     <Layout style={{ height: '100vh' }}>
       <AppHeader
+        accountPath="/index/account"
         title={t('appName')}
         after={
           <Button

@@ -15,6 +15,7 @@ import type { ComponentType, ReactNode } from 'react';
 import { accountRoutes } from '../features/agent/routes.tsx';
 import { countRoutes } from '../features/count/routes.tsx';
 import { customerMapRoutes } from '../features/customerMap/routes.tsx';
+import { custselfRoutes } from '../features/custself/routes.tsx';
 import { iccidRoutes } from '../features/device/iccidRoutes.tsx';
 
 export interface FeatureRoute {
@@ -24,7 +25,7 @@ export interface FeatureRoute {
   permission: string[];
   load: () => Promise<{ default: ComponentType }>;
   /** Side-menu entry (top level); omitted for routes reached from inside a page. */
-  menu?: { labelKey: string; icon: ReactNode; order: number };
+  menu?: { labelKey: string; icon: ReactNode; order: number; hiddenForRoles?: number[] };
 }
 
 export const featureRoutes: FeatureRoute[] = [
@@ -94,3 +95,5 @@ import { deviceTypeRoutes } from '../features/deviceTypes/routes.tsx';
 
 featureRoutes.push(...deviceTypeRoutes);
 featureRoutes.push(...customerMapRoutes);
+// Customer self-service (issue 16): my account, drivers, special-brand accounts, bulk edit, help.
+featureRoutes.push(...custselfRoutes);

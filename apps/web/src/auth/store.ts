@@ -2,11 +2,12 @@
 // The original client encrypted stored data with a secret built into the page, which protects nothing;
 // we store only what the server already told this browser (no password, no token — the session lives in
 // an httpOnly cookie) and the server checks every call anyway.
+import { SESSION_KEYS } from '@carhere/domain';
 import { useSyncExternalStore } from 'react';
 import type { LoginData } from '../api/types.ts';
 
 const KEY = 'userInfo';
-const SESSION_KEYS = ['userInfo', 'selectedTid', 'selectAgentId', 'nis'];
+// The session keys of spec §9 (domain's SESSION_KEYS) are all cleared at logout.
 const REMEMBER_KEY = 'rememberUsername';
 
 let current: LoginData | null = read();

@@ -35,6 +35,9 @@ export interface UsersTable {
   totp_enabled: Generated<boolean>;
   totp_last_step: Generated<string>;
   totp_pending_secret: string | null;
+  /** My account (0840_customer_self.sql): default map type ('' = the site's default) and alarm sound. */
+  map_type: Generated<string>;
+  alarm_sound: Generated<boolean>;
 }
 
 export interface SessionsTable {
@@ -79,6 +82,10 @@ export interface DevicesTable {
   expire_manual: Generated<boolean>;
   created_at: DefaultTimestamp;
   updated_at: DefaultTimestamp;
+  /** The current driver (0840_customer_self.sql). */
+  driver_name: Generated<string>;
+  driver_phone: Generated<string>;
+  driver_id: string | null;
 }
 
 export interface DeviceStateTable {

@@ -8,6 +8,7 @@ import { int32 } from '../../http/input.ts';
 import type { App } from '../../http/types.ts';
 import { needs } from '../agent/permissions.ts';
 import { dateInput, idSchema, text } from '../agent/schema.ts';
+import { applyBulkInfo, BULK_FIELDS, type BulkLine, type BulkRow, planBulkInfo } from '../custself/bulkInfo.ts';
 import { updateDevice, updateDevices } from './editService.ts';
 import type { BatchResult } from './resolve.ts';
 import { recalculateExpiry, resetDevices, sellDevices, setExpiry, setServiceTerm, transferDevices } from './service.ts';
@@ -21,7 +22,25 @@ export const batchResultSchema = z.object({
 
 const batchReply = { 200: envelopeOf(batchResultSchema) };
 
-function answer(result: BatchResult, lang: string, okKey: string) {
+const bulkValue = z.union([z.string().max(60), z.number().int().min(-1_000_000).max(1_000_000)]);
+const bulkRows = z
+  .array(
+    z.object({
+      terminalID: z.string().trim().min(1).max(32),
+      ...Object.fromEntries(BULK_FIELDS.map((f) => [f, bulkValue.optional()])),
+    }) as z.ZodType<BulkRow>,
+  )
+  .min(1)
+  .max(10_000);
+const bulkLineSchema = z.object({
+  line: z.number().int(),
+  terminalID: z.string(),
+  status: z.enum(['change', 'unchanged', 'failed']),
+  message: z.string(),
+  changes: z.array(z.object({ field: z.enum(BULK_FIELDS), from: z.string(), to: z.string() })),
+});
+
+function answer(result: BatchResult & { lines?: BulkLine[] }, lang: string, okKey: string) {
   const message = result.success > 0 ? translate(okKey, lang) : translate('action.save.failure', lang);
   return ok(result, message);
 }
@@ -81,22 +100,56 @@ export async function deviceManageRoutes(app: App, ctx: AppContext): Promise<voi
       config: { permission: needs('devicesBulkInfo') },
       schema: {
         tags: ['device'],
-        summary: 'Set the same name, SIM, ICCID, icon type or time zone on many devices',
-        body: z.object({
-          terminalIDs,
-          nickname: text(50).optional(),
-          sim: text(20).optional(),
-          iccid: text(30).optional(),
-          iconType: int32().optional(),
-          timeZone: int32().optional(),
-        }),
-        response: batchReply,
+        summary:
+          'Set the same name, SIM, ICCID, icon type or time zone on many devices (terminalIDs); or, with rows, a ' +
+          'different name, plate, SIM, ICCID, driver, driver phone, model or icon per device (device/' +
+          'deviceUpdateDeviceInfo): answers a result per line (see /device/updateAllPreview)',
+        body: z
+          .object({
+            terminalIDs: terminalIDs.optional(),
+            nickname: text(50).optional(),
+            sim: text(20).optional(),
+            iccid: text(30).optional(),
+            iconType: int32().optional(),
+            timeZone: int32().optional(),
+            rows: bulkRows.optional(),
+          })
+          .refine((b) => (b.terminalIDs === undefined) !== (b.rows === undefined), {
+            message: 'terminalIDs or rows',
+          }),
+        response: { 200: envelopeOf(batchResultSchema.extend({ lines: z.array(bulkLineSchema).optional() })) },
       },
     },
     async (req) => {
-      const { terminalIDs: ids, ...patch } = req.body;
+      const { terminalIDs: ids, rows, ...patch } = req.body;
       const lang = callerLang(req);
-      return answer(await updateDevices(ctx, req.user!, ids, patch, lang), lang, 'action.save.success');
+      if (rows) {
+        const plan = await planBulkInfo(ctx, req.user!, rows, lang);
+        await applyBulkInfo(ctx, plan);
+        const failed = plan.lines
+          .filter((l) => l.status === 'failed')
+          .map((l) => ({ terminalID: l.terminalID, message: l.message }));
+        return answer({ success: plan.writes.size, failed, lines: plan.lines }, lang, 'action.save.success');
+      }
+      return answer(await updateDevices(ctx, req.user!, ids ?? [], patch, lang), lang, 'action.save.success');
+    },
+  );
+
+  app.post(
+    '/device/updateAllPreview',
+    {
+      config: { permission: needs('devicesBulkInfo') },
+      schema: {
+        tags: ['device'],
+        summary:
+          'Preview of a per-device bulk edit (the rows of /device/updateAll): per line what would change (field, from, to), or why it would fail; nothing is written',
+        body: z.object({ rows: bulkRows }),
+        response: { 200: envelopeOf(z.object({ lines: z.array(bulkLineSchema) })) },
+      },
+    },
+    async (req) => {
+      const plan = await planBulkInfo(ctx, req.user!, req.body.rows, callerLang(req));
+      return ok({ lines: plan.lines });
     },
   );
 

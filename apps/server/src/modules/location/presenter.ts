@@ -56,6 +56,9 @@ export const locationSchema = z.object({
   username: z.string().nullable(),
   /** expired, offline, unknown, stop, moving, fast, overspeed (spec §4 car icon state). */
   carIconState: z.enum(['expired', 'offline', 'unknown', 'stop', 'moving', 'fast', 'overspeed']),
+  /** The vehicle's current driver ('' when none): from a driver card (JT/T 808 0x0702) or set by hand. */
+  driverName: z.string(),
+  driverPhone: z.string(),
 });
 export type Location = z.infer<typeof locationSchema>;
 
@@ -93,6 +96,8 @@ export function locationQuery(ctx: AppContext) {
       's.state_time',
       's.pos_time',
       's.last_seen',
+      'd.driver_name',
+      'd.driver_phone',
     ]);
 }
 
@@ -124,6 +129,8 @@ export interface LocationRow {
   state_time: Date | null;
   pos_time: Date | null;
   last_seen: Date | null;
+  driver_name?: string;
+  driver_phone?: string;
 }
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -182,5 +189,7 @@ export function presentLocation(r: LocationRow, now: number): Location {
     userId: r.user_id === null ? null : String(r.user_id),
     username: r.username ?? null,
     carIconState: icon,
+    driverName: r.driver_name ?? '',
+    driverPhone: r.driver_phone ?? '',
   };
 }

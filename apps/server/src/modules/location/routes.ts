@@ -6,6 +6,8 @@ import type { AppContext } from '../../context.ts';
 import { envelopeOf, ok, pageOf, pageQuery } from '../../http/envelope.ts';
 import { badRequest } from '../../http/errors.ts';
 import type { App } from '../../http/types.ts';
+import { specialBrandVisible } from '../custself/specialBrand.ts';
+import { isSpecialBrandAgent } from '../device/settings.ts';
 import { devicesByTerminalIds, ownedBy, reachableUserPath, withinSubtree } from './devices.ts';
 import { coordTypeSchema, flagSchema, idSchema, instantSchema, terminalIdSchema } from './params.ts';
 import { type LocationRow, locationQuery, locationSchema, presentLocation } from './presenter.ts';
@@ -73,6 +75,8 @@ export async function locationRoutes(app: App, ctx: AppContext): Promise<void> {
           pageNum: pageQuery.pageNum,
           pageSize: z.coerce.number().int().min(1).max(100_000).default(1000),
           coordType: coordTypeSchema.optional(),
+          /** IMEIs a special-brand agent keeps seeing although the rule of spec §6 would hide them ('nis'). */
+          noProcess: z.array(z.string().max(32)).max(10_000).optional(),
         }),
         response: { 200: envelopeOf(pageOf(locationSchema)) },
       },
@@ -81,6 +85,9 @@ export async function locationRoutes(app: App, ctx: AppContext): Promise<void> {
       const { userId, children = false, online, pageNum, pageSize, coordType = 'wgs84' } = req.body;
       const user = await reachableUserPath(ctx, req.user!, userId);
       let q = locationQuery(ctx).where(ownedBy(user, children)).where(withinSubtree(req.user!));
+      // Special-brand agents (spec §6) do not see not-activated devices nor devices offline 3 days or more.
+      if (await isSpecialBrandAgent(ctx, req.user!))
+        q = q.where(specialBrandVisible(req.body.noProcess ?? [], new Date()));
       if (online !== undefined)
         q = q.where(online ? sql<boolean>`s.online` : sql<boolean>`coalesce(s.online, false) = false`);
       const total = await q

@@ -63,6 +63,7 @@ export const EXPORT_COLUMNS: Record<ExportKind, ExportColumn[]> = {
     'distance',
     'avgSpeed',
     'maxSpeed',
+    'driver',
   ),
   fenceVisits: cols('terminalID', 'displayName', 'fenceName', 'enterTime', 'exitTime', 'seconds'),
   alarms: cols('terminalID', 'displayName', 'type', 'count'),

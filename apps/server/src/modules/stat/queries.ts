@@ -19,6 +19,7 @@ import type { AppContext } from '../../context.ts';
 import { noPermission, notFound } from '../../http/errors.ts';
 import { reachesPath } from '../../http/hierarchy.ts';
 import { packOf } from '../battery/routes.ts';
+import { driversAt } from '../custself/drivers.ts';
 import { type Caller, reachableUserPath } from '../location/devices.ts';
 import { addInto, dailyPageJson, emptyTotals, loadDaily, type Totals, zoneGroups } from './daily.ts';
 import { loadFixColumns } from './fixes.ts';
@@ -164,6 +165,8 @@ export interface TripRow {
   /** km/h */
   avgSpeed: number;
   maxSpeed: number;
+  /** The driver at the trip's start ('' when none known; driver_log). */
+  driver: string;
 }
 
 export async function trips(ctx: AppContext, caller: Caller, q: Selection & Range): Promise<TripRow[]> {
@@ -172,7 +175,13 @@ export async function trips(ctx: AppContext, caller: Caller, q: Selection & Rang
   const out: (TripRow & { t: number })[] = [];
   for (const d of devices) {
     const cols = await loadFixColumns(ctx.dbHandle.pool, d.id, q.startTime, q.endTime + 1);
-    for (const t of findTrips(cols)) {
+    const found = findTrips(cols);
+    const drivers = await driversAt(
+      ctx.db,
+      d.id,
+      found.map((t) => t.start),
+    );
+    for (const [i, t] of found.entries()) {
       out.push({
         t: t.start,
         terminalID: d.terminalID,
@@ -187,6 +196,7 @@ export async function trips(ctx: AppContext, caller: Caller, q: Selection & Rang
         distance: Math.round(t.distance),
         avgSpeed: Math.round(t.avgSpeed * 10) / 10,
         maxSpeed: t.maxSpeed,
+        driver: drivers[i] ?? '',
       });
     }
   }

@@ -90,6 +90,8 @@ const tripSchema = z.object({
   distance: z.number(),
   avgSpeed: z.number(),
   maxSpeed: z.number(),
+  /** The driver at the trip's start ('' when none known). */
+  driver: z.string(),
 });
 const visitSchema = z.object({
   terminalID: z.string(),

@@ -14,7 +14,8 @@ export const accountRoutes: FeatureRoute[] = [
     // The parent /index/agent needs agent add or edit; the list itself asks nothing more (domain route table).
     permission: [],
     load: () => import('./AgentListPage.tsx'),
-    menu: { labelKey: 'common:menu.agent', icon: <TeamOutlined />, order: 30 },
+    // End users (role 3) hold agent edit for their own account only: the customer list is no use to them.
+    menu: { labelKey: 'common:menu.agent', icon: <TeamOutlined />, order: 30, hiddenForRoles: [3] },
   },
   {
     path: 'agent/setImportRecords',

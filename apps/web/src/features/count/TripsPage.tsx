@@ -32,6 +32,7 @@ export function speedPoints(times: Float64Array, speeds: Float32Array, length: n
 
 export default function TripsPage() {
   const { t } = useTranslation('count');
+  const { t: tc } = useTranslation('custself');
   const f = useFormat();
   const { period, setPeriod, range, error: periodError, refresh } = usePeriod(1);
   const [terminalID, setTerminalID] = useState<string | undefined>();
@@ -73,6 +74,7 @@ export default function TripsPage() {
     { title: t('column.distance'), key: 'distance', align: 'right', render: (_, r) => f.km(r.distance) },
     { title: t('column.avgSpeed'), key: 'avg', align: 'right', render: (_, r) => f.speed(r.avgSpeed) },
     { title: t('column.maxSpeed'), key: 'max', align: 'right', render: (_, r) => f.speed(r.maxSpeed) },
+    { title: tc('drivers.driver'), key: 'driver', render: (_, r) => r.driver || '-' },
   ];
 
   return (

@@ -129,6 +129,8 @@ export interface Trip {
   seconds: number;
   avgSpeed: number;
   maxSpeed: number;
+  /** The driver at the trip's start ('' when none known). */
+  driver: string;
 }
 
 type RawTrip = Partial<Trip> & {
@@ -159,6 +161,7 @@ export async function findTrips(terminalID: string, range: Range, signal?: Abort
     seconds: Number(r.seconds ?? (Date.parse(r.endTime) - Date.parse(r.startTime)) / 1000),
     avgSpeed: Number(r.avgSpeed ?? r.averageSpeed ?? 0),
     maxSpeed: Number(r.maxSpeed ?? 0),
+    driver: r.driver ?? '',
   }));
 }
 

@@ -1,6 +1,7 @@
 // Typed calls of the device-management screens (/api/device/*; apps/server/src/modules/device).
 import { api } from '../../api/client.ts';
 import type { Job } from '../agent/api.ts';
+import { clientState } from '../custself/clientState.ts';
 import { type DeviceListRow, type DeviceRowsPage, decodeDeviceRows } from './deviceRows.ts';
 
 export type DeviceTab = 'all' | 'online' | 'offline' | 'unactivated' | 'expired';
@@ -98,12 +99,18 @@ export interface DeviceImportResult {
 }
 
 function filterBody(f: DeviceListFilter) {
+  // Special-brand agents (spec §6): an IMEI searched for joins the no-process set (session key nis), so a
+  // device the rule hides shows when asked for, here and on the monitor; the server ignores it for others.
+  const keyword = f.keyword.trim();
+  if (/^[0-9A-Za-z]{10,15}$/.test(keyword)) clientState.addNis(keyword);
+  const nis = clientState.nis();
   return {
     userId: f.userId,
     includeChildren: f.includeChildren,
     tab: f.tab,
     expiry: f.expiry,
-    ...(f.keyword.trim() ? { keyword: f.keyword.trim() } : {}),
+    ...(keyword ? { keyword } : {}),
+    ...(nis.length > 0 ? { noProcess: nis } : {}),
   };
 }
 

@@ -16,6 +16,8 @@ export const DEVICE_PAGES: SubNavItem[] = [
   { path: 'device/deviceUpdateIccid', labelKey: 'production:nav.deviceUpdateIccid' },
   { path: 'device/deviceExportIccid', labelKey: 'production:nav.deviceExportIccid' },
   { path: 'device/multipleCmdSearch', labelKey: 'device:nav.multipleCmdSearch' },
+  { path: 'device/deviceUpdateDeviceInfo', labelKey: 'custself:menu.bulkInfo' },
+  { path: 'device/huaXiangDataImport', labelKey: 'custself:menu.dataImport' },
   { path: 'device/userInfo', labelKey: 'device:nav.userInfo' },
   { path: 'device/passwordUpdate', labelKey: 'device:nav.passwordUpdate' },
 ];

@@ -2,7 +2,7 @@
 // live updates, the selected device's popup, follow, context menus, the distance tool and alarm pop-ups.
 import { ColumnWidthOutlined } from '@ant-design/icons';
 import { Alert, App as AntApp, Button, Tooltip } from 'antd';
-import { lazy, Suspense, useCallback, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { BaseMap } from '../../map/BaseMap.tsx';
@@ -10,6 +10,8 @@ import type { DeviceMarkerLayer } from '../../map/layers/deviceMarkerLayer.ts';
 import { DistanceTool } from '../../map/tools/DistanceTool.tsx';
 import { type ContextMenuRequest, MapContextMenu } from '../../map/tools/MapContextMenu.tsx';
 import { MonitorBusControl, MonitorBusLayer } from '../customerMap/MonitorBusControl.tsx';
+import { AccountPicker, usePicksAccounts } from '../custself/AccountPicker.tsx';
+import { clientState } from '../custself/clientState.ts';
 import { AlarmNotifier } from './alarms/AlarmNotifier.tsx';
 import { AlarmSoundToggle } from './alarms/AlarmSoundToggle.tsx';
 import { deviceMenuItems } from './deviceMenuItems.tsx';
@@ -52,6 +54,8 @@ export default function MonitorPage() {
     (id: string) => {
       setSelectedId(id);
       const device = session.store.get(id);
+      // The selected device survives a reload (session key selectedTid).
+      clientState.setSelectedTid(device?.terminalID ?? null);
       if (!device?.location) {
         setPopupId(null);
         message.info(t('noLocation'));
@@ -64,6 +68,21 @@ export default function MonitorPage() {
     },
     [session, message, t],
   );
+
+  // After a reload: select the device selected before (once the list is in).
+  const restored = useRef(false);
+  useEffect(() => {
+    if (loading || restored.current) return;
+    restored.current = true;
+    const tid = clientState.selectedTid();
+    const device = tid ? session.store.byTerminal(tid) : undefined;
+    if (device) select(device.deviceId);
+  }, [loading, session, select]);
+  const picksAccounts = usePicksAccounts();
+  const reload = () => {
+    setPopupId(null);
+    session.reload().catch((err: Error) => message.error(err.message));
+  };
 
   const toggleFollow = useCallback((id: string) => setFollowId((cur) => (cur === id ? null : id)), []);
 
@@ -88,6 +107,12 @@ export default function MonitorPage() {
           selectedId={selectedId}
           onSelect={select}
           onContextMenu={(id, x, y) => setListMenu({ id, x, y })}
+          header={picksAccounts ? <AccountPicker onChange={reload} /> : undefined}
+          onSearchHidden={(imei) => {
+            // A special-brand agent asks for a device the rule hides: it joins the no-process set (nis).
+            clientState.addNis(imei);
+            reload();
+          }}
         />
       </div>
       <div style={{ flex: 1, minWidth: 0, position: 'relative' }}>

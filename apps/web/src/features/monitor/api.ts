@@ -42,17 +42,28 @@ export interface Location {
   userId: string | null;
   username: string | null;
   carIconState: 'expired' | 'offline' | 'unknown' | 'stop' | 'moving' | 'fast' | 'overspeed';
+  /** The current driver ('' when none). */
+  driverName?: string;
+  driverPhone?: string;
 }
 
 /** Every device below the caller (admin: all), in pages of up to 100,000. */
 export const LOCATION_PAGE_SIZE = 20_000;
 
-export async function findAllLocations(signal?: AbortSignal): Promise<Location[]> {
+export async function findAllLocations(
+  signal?: AbortSignal,
+  scope: { userId?: string | null; noProcess?: string[] } = {},
+): Promise<Location[]> {
   const all: Location[] = [];
+  // The account picker's account (its subtree) and the no-process set of special-brand agents (spec §6, §9).
+  const extra = {
+    ...(scope.userId ? { userId: scope.userId } : {}),
+    ...(scope.noProcess && scope.noProcess.length > 0 ? { noProcess: scope.noProcess } : {}),
+  };
   for (let pageNum = 1; ; pageNum++) {
     const page = await api<Page<Location>>(
       '/location/findV2',
-      { children: true, pageNum, pageSize: LOCATION_PAGE_SIZE },
+      { children: true, pageNum, pageSize: LOCATION_PAGE_SIZE, ...extra },
       { signal },
     );
     all.push(...page.list);

@@ -58,6 +58,8 @@ export function fromLocation(loc: Location): MonitorDevice {
         }
       : null,
     deviceProtocol: loc.deviceProtocol,
+    driverName: loc.driverName ?? '',
+    driverPhone: loc.driverPhone ?? '',
     course: loc.course ?? 0,
     locationType: locationType(loc.locationType),
     acc: loc.acc,

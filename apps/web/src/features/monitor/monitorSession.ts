@@ -1,5 +1,6 @@
 // One monitoring session: the device store, the live socket feeding it, and the listeners of each batch
 // (markers, the popup, alarm pop-ups). Created by the home page and closed when it unmounts.
+import { clientState } from '../custself/clientState.ts';
 import { findAllLocations } from './api.ts';
 import { DeviceStore } from './deviceStore.ts';
 import type { LiveBatch } from './live/liveBatcher.ts';
@@ -45,8 +46,21 @@ export class MonitorSession {
   async start(): Promise<void> {
     this.abort = new AbortController();
     this.socket.start();
-    const locations = await findAllLocations(this.abort.signal);
-    this.store.load(locations);
+    this.store.load(await this.findLocations());
+  }
+
+  /** Loads the list again (another account chosen, the no-process set grown); the live socket stays. */
+  async reload(): Promise<void> {
+    this.abort.abort();
+    this.abort = new AbortController();
+    this.store.load(await this.findLocations());
+  }
+
+  private findLocations() {
+    return findAllLocations(this.abort.signal, {
+      userId: clientState.selectAgentId(),
+      noProcess: clientState.nis(),
+    });
   }
 
   close(): void {

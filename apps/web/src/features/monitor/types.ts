@@ -21,4 +21,7 @@ export interface MonitorDevice extends DeviceListEntry {
   readonly lastSeen: number | null;
   /** Lower-case name, IMEI and plate joined, for the search box. */
   readonly searchText: string;
+  /** The current driver ('' when none) and the driver's phone. */
+  readonly driverName?: string;
+  readonly driverPhone?: string;
 }

@@ -1,8 +1,8 @@
 // The device list panel: tabs (all, online, offline, inactive, expired, with counts), a search box (name,
 // IMEI or plate) and a virtual list in the domain's order.
 import { SearchOutlined } from '@ant-design/icons';
-import { Empty, Input, Spin } from 'antd';
-import { useMemo, useState } from 'react';
+import { Button, Empty, Input, Spin } from 'antd';
+import { type ReactNode, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { MonitorSession } from '../monitorSession.ts';
 import type { MonitorDevice } from '../types.ts';
@@ -18,10 +18,23 @@ export interface DeviceListPanelProps {
   selectedId: string | null;
   onSelect: (id: string) => void;
   onContextMenu?: (id: string, x: number, y: number) => void;
+  /** Above the search box: the account picker. */
+  header?: ReactNode;
+  /** A search that finds nothing in the list (an IMEI hidden by the special-brand rule): ask the server. */
+  onSearchHidden?: (query: string) => void;
 }
 
-export function DeviceListPanel({ session, loading, selectedId, onSelect, onContextMenu }: DeviceListPanelProps) {
+export function DeviceListPanel({
+  session,
+  loading,
+  selectedId,
+  onSelect,
+  onContextMenu,
+  header,
+  onSearchHidden,
+}: DeviceListPanelProps) {
   const { t } = useTranslation('monitor');
+  const { t: tc } = useTranslation('custself');
   const version = useStoreVersion(session);
   const [tab, setTab] = useState<ListTab>('all');
   const [query, setQuery] = useState('');
@@ -38,6 +51,7 @@ export function DeviceListPanel({ session, loading, selectedId, onSelect, onCont
       style={{ display: 'flex', flexDirection: 'column', height: '100%', background: '#fff' }}
       data-testid="device-list"
     >
+      {header}
       <div style={{ padding: '10px 12px 0' }}>
         <Input
           allowClear
@@ -57,7 +71,13 @@ export function DeviceListPanel({ session, loading, selectedId, onSelect, onCont
             <Spin />
           </div>
         ) : shown.length === 0 ? (
-          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('noDevices')} />
+          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('noDevices')}>
+            {onSearchHidden && /^[0-9A-Za-z]{10,15}$/.test(query.trim()) && (
+              <Button size="small" onClick={() => onSearchHidden(query.trim())} data-testid="search-hidden">
+                {tc('monitor.searchHidden')}
+              </Button>
+            )}
+          </Empty>
         ) : (
           <VirtualList
             testId="device-virtual-list"

@@ -14,6 +14,7 @@ export function formatTime(ms: number | null | undefined): string {
 
 export function DeviceDetails({ device, now, extended }: { device: MonitorDevice; now: number; extended?: boolean }) {
   const { t } = useTranslation('monitor');
+  const { t: tc } = useTranslation('custself');
   const loc = device.location;
   const address = useAddress(loc?.lat ?? null, loc?.lon ?? null);
   const heading = headingOf(device.course);
@@ -45,6 +46,21 @@ export function DeviceDetails({ device, now, extended }: { device: MonitorDevice
       label: t('popup.acc'),
       children: device.acc === null ? '-' : device.acc ? t('popup.accOn') : t('popup.accOff'),
     },
+    // The current driver (driver card or set by hand; issue 16), shown when there is one.
+    ...(device.driverName
+      ? [
+          {
+            key: 'driver',
+            label: tc('drivers.driver'),
+            children: (
+              <span data-testid="popup-driver">
+                {device.driverName}
+                {device.driverPhone ? ` · ${device.driverPhone}` : ''}
+              </span>
+            ),
+          },
+        ]
+      : []),
     ...(extended
       ? [
           { key: 'lastSeen', label: t('popup.lastSeen'), children: formatTime(device.lastSeen) },

@@ -1,0 +1,12 @@
+// The special-brand rule of spec §6 as a SQL condition over devices d + device_state s: a special-brand agent
+// does not see not-activated devices nor devices offline 3 days or more (or that never reported), unless the
+// IMEI is in the caller's no-process set (built from search in the web, session key 'nis'). The same rule as
+// the domain's isHiddenForSpecialBrand, which the tests compare it with.
+import { OFFLINE_HIDE_AFTER_MS } from '@carhere/domain';
+import { type RawBuilder, type SqlBool, sql } from 'kysely';
+
+export function specialBrandVisible(noProcess: readonly string[], now: Date): RawBuilder<SqlBool> {
+  const keep = noProcess.length > 0 ? sql<SqlBool>`d.terminal_id = ANY(${[...noProcess]})` : sql<SqlBool>`false`;
+  const cutoff = new Date(now.getTime() - OFFLINE_HIDE_AFTER_MS);
+  return sql<SqlBool>`(${keep} OR coalesce(s.online, false) OR (d.activated_at IS NOT NULL AND COALESCE(s.last_seen, s.pos_time) > ${cutoff}::timestamptz))`;
+}
