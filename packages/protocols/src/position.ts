@@ -49,18 +49,6 @@ export function makeMessage(
   };
 }
 
-/** Fills message.alarms with the union of the positions' alarms and the status alarms already there. */
-export function collectAlarms(message: DecodedMessage): void {
-  const all = message.alarms;
-  for (const position of message.positions) {
-    for (const alarm of position.alarms) if (!all.includes(alarm)) all.push(alarm);
-  }
-}
-
-export function commandReply(text: string, extra?: Omit<CommandReply, 'text'>): CommandReply {
-  return extra ? { text, ...extra } : { text };
-}
-
 /** Rounds to `digits` decimals, removing binary noise such as 4.050000000000001. */
 export function round(value: number, digits: number): number {
   const f = 10 ** digits;

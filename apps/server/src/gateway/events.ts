@@ -89,7 +89,7 @@ export interface CommandSendRequest {
   terminalId: string;
 }
 
-export interface SessionBoundNotice {
+interface SessionBoundNotice {
   deviceId: string;
   sessionKey: string;
 }

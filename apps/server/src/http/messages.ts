@@ -71,6 +71,6 @@ export function resolveMessage(key: string, lang: string, params: MessageParams 
 }
 
 /** True when a key has a text (domain catalogue, alias or server-only). */
-export function hasMessage(key: string): boolean {
+function hasMessage(key: string): boolean {
   return key in SERVER_ONLY || isMessageKey(ALIASES[key] ?? key) || isFactoryTextKey(key);
 }

@@ -434,4 +434,3 @@ function latestPosition(positions: StoredPosition[]): StoredPosition | null {
   return best;
 }
 
-export type { NewAlarm };

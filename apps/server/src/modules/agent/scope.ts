@@ -74,7 +74,7 @@ export function reaches(caller: Pick<Caller, 'role' | 'path'>, targetPath: strin
 }
 
 /** True when the target is strictly below the caller (admin: anyone but itself). */
-export function isBelow(caller: Pick<Caller, 'id' | 'role' | 'path'>, target: Pick<UserRow, 'id' | 'path'>): boolean {
+function isBelow(caller: Pick<Caller, 'id' | 'role' | 'path'>, target: Pick<UserRow, 'id' | 'path'>): boolean {
   if (target.id === caller.id) return false;
   return reaches(caller, target.path);
 }

@@ -213,7 +213,7 @@ export async function moveUser(ctx: AppContext, caller: Caller, id: string, newP
   });
 }
 
-export interface DeleteOutcome {
+interface DeleteOutcome {
   id: string;
   deleted: boolean;
   message?: string;

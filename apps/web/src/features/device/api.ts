@@ -130,7 +130,7 @@ export async function findAllDevices(
 export const countDevices = (f: DeviceListFilter, signal?: AbortSignal) =>
   api<TabCounts>('/device/countByUserId', filterBody(f), { signal });
 export const findDevice = (id: string) => api<DeviceItem & { picture: string | null }>('/device/findById', { id });
-export const findByImeis = (text: string) =>
+const findByImeis = (text: string) =>
   api<{
     list: DeviceItem[];
     notFound: { terminalID: string; message: string }[];
@@ -158,7 +158,7 @@ export const setExpiry = (
   terminalIDs: string[],
   change: { platformExpireAt?: string | null; userExpireAt?: string | null },
 ) => api<BatchResult>('/device/updateTime', { terminalIDs, ...change });
-export const setExpiryByImei = (
+const setExpiryByImei = (
   text: string,
   change: { platformExpireAt?: string | null; userExpireAt?: string | null },
 ) => api<BatchResult>('/device/updateTimeByImei', { text, ...change });

@@ -81,6 +81,6 @@ export function admitDevices<T>(
 }
 
 /** Whether `feature` may be used on `device` (the short form for labels and tags). */
-export function usableFor(feature: DeviceFeature, device: AccessSubject, now: number): boolean {
+function usableFor(feature: DeviceFeature, device: AccessSubject, now: number): boolean {
   return accessRefusal(feature, device, now) === null;
 }

@@ -60,6 +60,6 @@ export async function findAllLocations(signal?: AbortSignal): Promise<Location[]
   }
 }
 
-export async function findLocations(terminalIDs: string[], signal?: AbortSignal): Promise<Location[]> {
+async function findLocations(terminalIDs: string[], signal?: AbortSignal): Promise<Location[]> {
   return api<Location[]>('/location/find', { terminalIDs }, { signal });
 }
