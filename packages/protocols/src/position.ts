@@ -1,4 +1,4 @@
-import type { Attributes, CommandReply, DecodedMessage, Position, ProtocolName } from './types.ts';
+import type { Attributes, DecodedMessage, Position, ProtocolName } from './types.ts';
 
 /** A position with the fields every decoder fills; `valid` is also cleared for impossible coordinates. */
 export function makePosition(

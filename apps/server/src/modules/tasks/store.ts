@@ -220,4 +220,3 @@ export class TaskStore {
     return res.rows.map((r) => ({ ...r, command_id: String(r.command_id), device_id: String(r.device_id) }));
   }
 }
-

@@ -59,7 +59,3 @@ export async function findAllLocations(signal?: AbortSignal): Promise<Location[]
     if (page.list.length < LOCATION_PAGE_SIZE || all.length >= page.total) return all;
   }
 }
-
-async function findLocations(terminalIDs: string[], signal?: AbortSignal): Promise<Location[]> {
-  return api<Location[]>('/location/find', { terminalIDs }, { signal });
-}
