@@ -39,6 +39,7 @@ const quietUrls = new Set<string>([
   '/command/find',
   '/command/findAndOffline',
   '/deviceAlarms/findAll',
+  '/deviceAlarms/findAllById',
   '/tire/find',
   '/battery',
 ]);
