@@ -6,7 +6,8 @@ const usage = `usage: carhere <command>
   decode --protocol gt06|jt808            decode hex frames from stdin, one JSON object per line
   simulate --protocol gt06|jt808 --devices N --interval S --host H --port P
                                           drive simulated trackers over TCP
-  stats rebuild [--from D] [--to D]       recompute the daily statistics rows (D: YYYY-MM-DD or ISO-8601)`;
+  stats rebuild [--from D] [--to D]       recompute the daily statistics rows (D: YYYY-MM-DD or ISO-8601)
+  spec-coverage [--missing]               check docs/spec-coverage.md names every route and API operation`;
 
 async function serve(): Promise<void> {
   const config = loadConfig();
@@ -61,6 +62,10 @@ async function main(argv: string[]): Promise<number> {
     case 'stats': {
       const { runStatsCli } = await import('./cli/stats.ts');
       return runStatsCli(rest);
+    }
+    case 'spec-coverage': {
+      const { runSpecCoverageCli } = await import('./cli/specCoverage.ts');
+      return runSpecCoverageCli(rest);
     }
     default:
       console.error(usage);

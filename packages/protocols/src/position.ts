@@ -1,4 +1,4 @@
-import type { Attributes, CommandReply, DecodedMessage, Position, ProtocolName } from './types.ts';
+import type { Attributes, DecodedMessage, Position, ProtocolName } from './types.ts';
 
 /** A position with the fields every decoder fills; `valid` is also cleared for impossible coordinates. */
 export function makePosition(
@@ -47,18 +47,6 @@ export function makeMessage(
     commandReply: null,
     reply: null,
   };
-}
-
-/** Fills message.alarms with the union of the positions' alarms and the status alarms already there. */
-export function collectAlarms(message: DecodedMessage): void {
-  const all = message.alarms;
-  for (const position of message.positions) {
-    for (const alarm of position.alarms) if (!all.includes(alarm)) all.push(alarm);
-  }
-}
-
-export function commandReply(text: string, extra?: Omit<CommandReply, 'text'>): CommandReply {
-  return extra ? { text, ...extra } : { text };
 }
 
 /** Rounds to `digits` decimals, removing binary noise such as 4.050000000000001. */

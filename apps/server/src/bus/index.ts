@@ -2,9 +2,7 @@ import { MemoryBus } from './memory.ts';
 import { NatsBus } from './nats.ts';
 import type { EventBus } from './types.ts';
 
-export { MemoryBus } from './memory.ts';
-export { NatsBus } from './nats.ts';
-export type { BusHandler, EventBus } from './types.ts';
+export type { EventBus } from './types.ts';
 
 /** The bus for this process: in-process by default, NATS when BUS_URL names a server (nats://host:port). */
 export async function createBus(

@@ -89,11 +89,6 @@ export interface CommandSendRequest {
   terminalId: string;
 }
 
-export interface SessionBoundNotice {
-  deviceId: string;
-  sessionKey: string;
-}
-
 export interface DeviceChangedNotice {
   terminalID?: string;
   deviceId?: string;

@@ -65,6 +65,3 @@ export const int32 = () =>
     .int()
     .min(-(2 ** 31))
     .max(2 ** 31 - 1);
-
-/** Page number of a paged request: 1 … 1,000,000 (an offset PostgreSQL can take). */
-export const PAGE_NUM_MAX = 1_000_000;

@@ -69,8 +69,3 @@ export function resolveMessage(key: string, lang: string, params: MessageParams 
   if (isFactoryTextKey(key)) return factoryText(key, lang, params);
   return interpolate(key, params);
 }
-
-/** True when a key has a text (domain catalogue, alias or server-only). */
-export function hasMessage(key: string): boolean {
-  return key in SERVER_ONLY || isMessageKey(ALIASES[key] ?? key) || isFactoryTextKey(key);
-}

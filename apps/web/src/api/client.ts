@@ -1,5 +1,6 @@
 // The one API client (spec §7): cookies, 300000 ms timeout, a loading flag per URL, 407 → login,
 // network and server failures turned into the spec's messages, cancellation passed through unchanged.
+import { REQUEST_TIMEOUT_MS } from '@carhere/domain';
 import i18n from 'i18next';
 
 export interface Meta {
@@ -24,13 +25,25 @@ export class ApiFailure extends Error {
   }
 }
 
-export const REQUEST_TIMEOUT_MS = 300_000;
-
 type Listener = () => void;
 const loading = new Map<string, number>();
 const listeners = new Set<Listener>();
-/** URLs that never show a loading indicator (polling, live data). */
-const quietUrls = new Set<string>(['/session', '/health']);
+/**
+ * The white list of spec §7: URLs that never show the global loading indicator. They are the calls a screen
+ * repeats by itself (polling, the session check) or makes per row (addresses), where an indicator would flicker.
+ */
+const quietUrls = new Set<string>([
+  '/session',
+  '/health',
+  '/map/getKeyAddress',
+  '/command/find',
+  '/command/findAndOffline',
+  '/deviceAlarms/findAll',
+  '/deviceAlarms/findAllById',
+  '/tire/find',
+  '/battery',
+]);
+const quietPrefixes = ['/stat/export/', '/job/'];
 let onSessionExpired: () => void = () => {};
 
 export function setSessionExpiredHandler(fn: () => void): void {
@@ -48,8 +61,14 @@ export function isLoading(url?: string): boolean {
   return false;
 }
 
+/** Whether a call to `url` shows the global loading indicator (spec §7: every call not on the white list). */
+export function showsLoading(url: string): boolean {
+  const path = url.split('?')[0] ?? url;
+  return !quietUrls.has(path) && !quietPrefixes.some((p) => path.startsWith(p));
+}
+
 function mark(url: string, delta: number): void {
-  if (quietUrls.has(url)) return;
+  if (!showsLoading(url)) return;
   const n = (loading.get(url) ?? 0) + delta;
   if (n <= 0) loading.delete(url);
   else loading.set(url, n);

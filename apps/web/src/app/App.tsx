@@ -5,6 +5,7 @@ import { lazy, type ReactNode, Suspense, useMemo } from 'react';
 import { createBrowserRouter, Navigate, RouterProvider, useLocation } from 'react-router';
 import { useAuth } from '../auth/store.ts';
 import LoginPage from '../features/login/LoginPage.tsx';
+import { GlobalLoading } from './GlobalLoading.tsx';
 import { decide, homeOf, NO_FUNCTION_PATH } from './guard.ts';
 import { featureRoutes } from './routes.tsx';
 
@@ -159,5 +160,10 @@ export function App() {
       ]),
     [],
   );
-  return <RouterProvider router={router} />;
+  return (
+    <>
+      <GlobalLoading />
+      <RouterProvider router={router} />
+    </>
+  );
 }

@@ -2,8 +2,6 @@
 import { canAccessRoute, guardDecision, homePath, roleRootArea } from '@carhere/domain';
 import type { LoginData } from '../api/types.ts';
 
-export type { GuardDecision } from '@carhere/domain';
-
 export function decide(pathname: string, auth: LoginData | null) {
   return guardDecision({ path: pathname, user: auth?.userInfo ?? null, permissions: auth?.permissions ?? [] });
 }

@@ -1,13 +1,12 @@
 // i18next with one namespace per area (locales/<lang>/<namespace>.json). cn and en are bundled; the other
 // nine languages load on demand, with English as the fallback (spec §1).
 
-import { forcesChineseInterface, resolveLanguage } from '@carhere/domain';
+import { FALLBACK_LANGUAGE, forcesChineseInterface, type Language, resolveLanguage } from '@carhere/domain';
 import i18n, { type BackendModule, type ReadCallback } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { authStore } from '../auth/store.ts';
 
-export const LANGUAGES = ['cn', 'en', 'vi', 'fr', 'pt', 'en-IN', 'es', 'km', 'th', 'ru', 'my'] as const;
-export type Language = (typeof LANGUAGES)[number];
+export { LANGUAGES } from '@carhere/domain';
 export const LANGUAGE_NAMES: Record<Language, string> = {
   cn: '中文',
   en: 'English',
@@ -21,6 +20,8 @@ export const LANGUAGE_NAMES: Record<Language, string> = {
   ru: 'Русский',
   my: 'မြန်မာ',
 };
+export type { Language };
+
 const LANG_KEY = 'useLang';
 
 type Catalogue = Record<string, unknown>;
@@ -117,11 +118,9 @@ void i18n
     resources,
     partialBundledLanguages: true,
     lng: initialLanguage(),
-    fallbackLng: { 'en-IN': ['en'], cn: ['en'], default: ['en'] },
+    fallbackLng: { 'en-IN': [FALLBACK_LANGUAGE], cn: [FALLBACK_LANGUAGE], default: [FALLBACK_LANGUAGE] },
     ns: [...namespaces],
     defaultNS: 'common',
     interpolation: { escapeValue: false },
     returnNull: false,
   });
-
-export default i18n;

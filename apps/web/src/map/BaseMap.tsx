@@ -16,7 +16,7 @@ import { useMapType } from './mapType.ts';
 import { MAP_PROVIDERS, type MapType } from './providers.ts';
 import { ProviderTileLayer } from './providerTileLayer.ts';
 
-export { useLeafletMap, useMapProvider } from './mapContext.ts';
+export { useLeafletMap } from './mapContext.ts';
 
 export const DEFAULT_CENTER: [number, number] = [39.915, 116.404];
 export const DEFAULT_ZOOM = 12;

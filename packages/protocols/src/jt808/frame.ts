@@ -243,9 +243,3 @@ export function buildJt808Frame(messageId: number, target: Jt808FrameTarget, ser
     body,
   );
 }
-
-/** True for plausible frames; used by the splitter to decide whether a closing 7E may start the next frame. */
-export function isPlausibleJt808(frame: Uint8Array): boolean {
-  const unpacked = unpackJt808(frame);
-  return typeof unpacked !== 'string' && isConsistent(unpacked);
-}

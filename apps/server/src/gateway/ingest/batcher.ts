@@ -11,7 +11,7 @@ import { INVALIDATE_SEGMENTS_SQL, notePastDay } from '../../modules/track/segmen
 import { type AlarmEvent, type DeviceEnvelope, type PositionEvent, Subjects } from '../events.ts';
 import type { PartitionManager } from './partitions.ts';
 import type { DeviceStateWriter } from './state-writer.ts';
-import type { IngestRecord, NewAlarm, StoredPosition } from './types.ts';
+import type { IngestRecord, StoredPosition } from './types.ts';
 
 export interface BatcherOptions {
   maxBatchRows: number;
@@ -433,5 +433,3 @@ function latestPosition(positions: StoredPosition[]): StoredPosition | null {
   for (const p of positions) if (!best || p.time >= best.time) best = p;
   return best;
 }
-
-export type { NewAlarm };

@@ -73,12 +73,6 @@ export function reaches(caller: Pick<Caller, 'role' | 'path'>, targetPath: strin
   return caller.path !== '' && targetPath.startsWith(caller.path);
 }
 
-/** True when the target is strictly below the caller (admin: anyone but itself). */
-export function isBelow(caller: Pick<Caller, 'id' | 'role' | 'path'>, target: Pick<UserRow, 'id' | 'path'>): boolean {
-  if (target.id === caller.id) return false;
-  return reaches(caller, target.path);
-}
-
 export async function findUser(db: Kysely<Database>, id: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').select(userColumns).where('id', '=', id).executeTakeFirst();
 }

@@ -2,7 +2,7 @@
 // offline command each (the existing offline queue delivers it at every connection until it expires); an
 // item's state follows its command through the domain's COMMAND_TO_TASK_STATE table, settled in SQL
 // (`settle`) whenever tasks are read, so the states need no process memory and survive a restart.
-import { COMMAND_TO_TASK_STATE, OPEN_TASK_ITEM_STATES, TASK_ITEM_STATES, type TaskItemState } from '@carhere/domain';
+import { COMMAND_TO_TASK_STATE, OPEN_TASK_ITEM_STATES, type TaskItemState } from '@carhere/domain';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { TaskArea } from '../../db/tables/factoryLogs.ts';
@@ -223,5 +223,3 @@ export class TaskStore {
     return res.rows.map((r) => ({ ...r, command_id: String(r.command_id), device_id: String(r.device_id) }));
   }
 }
-
-export { TASK_ITEM_STATES };

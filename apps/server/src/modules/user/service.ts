@@ -214,12 +214,6 @@ export async function moveUser(ctx: AppContext, caller: Caller, id: string, newP
   });
 }
 
-export interface DeleteOutcome {
-  id: string;
-  deleted: boolean;
-  message?: string;
-}
-
 /** Deletes an account without sub-accounts or devices; its remaining import quota goes back to its parent. */
 export async function deleteUser(ctx: AppContext, caller: Caller, id: string): Promise<void> {
   const target = await loadSubordinate(ctx, caller, id);

@@ -110,7 +110,6 @@ export const assignableRoles = () =>
 export const insertUser = (account: NewAccount) => api<{ id: string }>('/user/insertUser', account);
 export const updateUser = (id: string, fields: AccountFields & { lang?: string; timeZone?: string }) =>
   api<null>('/user/updateUser', { id, ...fields });
-export const deleteUser = (id: string) => api<null>('/user/deleteUser', { id });
 export const deleteUsers = (ids: string[]) =>
   api<{ deleted: string[]; refused: { id: string; message: string }[] }>('/user/deleteAllUser', { ids });
 export const moveUser = (id: string, parentId: string) => api<null>('/user/transferAgent', { id, user_id: parentId });

@@ -14,7 +14,6 @@ import {
   App,
   Button,
   type ButtonProps,
-  DatePicker,
   Popconfirm,
   Segmented,
   Select,
@@ -25,12 +24,15 @@ import {
   Typography,
 } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import dayjs, { type Dayjs } from 'dayjs';
+import dayjs from 'dayjs';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { DeviceSelect } from '../command/DeviceSelect.tsx';
+import { DateSearch } from '../count/DateSearch.tsx';
+import { usePeriod } from '../count/usePeriod.ts';
 import { AddressCell } from './AddressCell.tsx';
+import { type AlarmAccount, AlarmAccountPicker } from './AlarmAccountPicker.tsx';
 import { AlarmLocateModal } from './AlarmLocateModal.tsx';
 import {
   type Alarm,
@@ -44,6 +46,9 @@ import {
   type ReadFilter,
 } from './api.ts';
 import { useAlarmLabel, useAlarmTypeOptions } from './labels.ts';
+
+/** The date search's first choice: the last 30 days. */
+const ALARM_PERIOD = 30;
 
 /** New alarms show up without a reload. */
 const REFRESH_MS = 15_000;
@@ -60,7 +65,9 @@ export function AlarmsView({ scope }: { scope: 'alarms' | 'alarmsAll' }) {
   const [read, setRead] = useState<ReadFilter>(scope === 'alarms' ? 'unread' : 'all');
   const [terminalID, setTerminalID] = useState<string | undefined>(params.get('terminalID') ?? undefined);
   const [type, setType] = useState<number | undefined>();
-  const [range, setRange] = useState<[Dayjs, Dayjs] | null>(null);
+  // The spec's date search (§5, §9), one implementation with the statistics screens (domain dateSearchRange).
+  const { period, setPeriod, range, error: periodError, refresh: refreshPeriod } = usePeriod(ALARM_PERIOD);
+  const [account, setAccount] = useState<AlarmAccount>({ children: false });
   const [page, setPage] = useState({ pageNum: 1, pageSize: DEFAULT_PAGE_SIZE });
   const [selected, setSelected] = useState<string[]>([]);
   const [locating, setLocating] = useState<Alarm | null>(null);
@@ -70,16 +77,19 @@ export function AlarmsView({ scope }: { scope: 'alarms' | 'alarmsAll' }) {
       read,
       terminalID,
       type,
-      startTime: range ? range[0].startOf('day').valueOf() : undefined,
-      endTime: range ? range[1].endOf('day').valueOf() : undefined,
+      startTime: range?.begin,
+      endTime: range?.end,
+      userId: account.userId,
+      children: account.children,
     }),
-    [read, terminalID, type, range],
+    [read, terminalID, type, range, account],
   );
 
   const list = useQuery({
     queryKey: ['alarms', filter, page],
     queryFn: ({ signal }) => findAlarms(filter, page.pageNum, page.pageSize, signal),
     refetchInterval: REFRESH_MS,
+    enabled: range !== null,
     placeholderData: (previous) => previous,
   });
   const fenceIds = (list.data?.list ?? []).filter((a) => a.alarmType === 4 || a.alarmType === 5).map((a) => a.id);
@@ -90,7 +100,10 @@ export function AlarmsView({ scope }: { scope: 'alarms' | 'alarmsAll' }) {
     staleTime: Number.POSITIVE_INFINITY,
   });
 
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: ['alarms'] });
+  const refresh = () => {
+    refreshPeriod();
+    void queryClient.invalidateQueries({ queryKey: ['alarms'] });
+  };
   const read$ = useMutation({
     mutationFn: markRead,
     onSuccess: (r) => {
@@ -296,10 +309,20 @@ export function AlarmsView({ scope }: { scope: 'alarms' | 'alarmsAll' }) {
           onChange={(v) => setType(v)}
           options={typeOptions}
         />
-        <DatePicker.RangePicker
-          value={range}
-          onChange={(v) => setRange(v?.[0] && v[1] ? [v[0], v[1]] : null)}
-          disabledDate={(d) => d.isAfter(dayjs().endOf('day'))}
+        <DateSearch
+          value={period}
+          onChange={(v) => {
+            setPeriod(v);
+            setPage((p) => ({ ...p, pageNum: 1 }));
+          }}
+          error={periodError}
+        />
+        <AlarmAccountPicker
+          value={account}
+          onChange={(v) => {
+            setAccount(v);
+            setPage((p) => ({ ...p, pageNum: 1 }));
+          }}
         />
         <Button icon={<ReloadOutlined />} onClick={refresh}>
           {t('refresh')}

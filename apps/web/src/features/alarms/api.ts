@@ -32,6 +32,10 @@ export interface AlarmFilter {
   /** epoch ms */
   startTime?: number;
   endTime?: number;
+  /** An account of the caller's tree: its devices' alarms (/deviceAlarms/findAllById). */
+  userId?: string;
+  /** With the account's whole subtree. */
+  children?: boolean;
 }
 
 /** The request body of findAll / export for a filter (read: 'all' sends no read flag). */
@@ -46,7 +50,22 @@ export function filterBody(filter: AlarmFilter): Record<string, unknown> {
 }
 
 export function findAlarms(filter: AlarmFilter, pageNum: number, pageSize: number, signal?: AbortSignal) {
+  if (filter.userId) {
+    const body = { ...filterBody(filter), id: filter.userId, children: filter.children ?? false, pageNum, pageSize };
+    return api<Page<Alarm>>('/deviceAlarms/findAllById', body, { signal });
+  }
   return api<Page<Alarm>>('/deviceAlarms/findAll', { ...filterBody(filter), pageNum, pageSize }, { signal });
+}
+
+export interface AccountFamily {
+  user: { id: string; username: string; nickname?: string | null };
+  ancestors: { id: string; username: string; nickname?: string | null }[];
+  children: { id: string; username: string }[];
+}
+
+/** An account with its superiors (as far up as the caller reaches) and its sub-accounts (/user/getFamily). */
+export function findFamily(id: string, signal?: AbortSignal) {
+  return api<AccountFamily>('/user/getFamily', { id }, { signal });
 }
 
 /** Marks alarms read (the vendor API's /deviceAlarms/save). */

@@ -137,12 +137,6 @@ export async function findAllDevices(
 export const countDevices = (f: DeviceListFilter, signal?: AbortSignal) =>
   api<TabCounts>('/device/countByUserId', filterBody(f), { signal });
 export const findDevice = (id: string) => api<DeviceItem & { picture: string | null }>('/device/findById', { id });
-export const findByImeis = (text: string) =>
-  api<{
-    list: DeviceItem[];
-    notFound: { terminalID: string; message: string }[];
-    invalid: { line: number; value: string }[];
-  }>('/device/findByImeis', { text });
 export const batchLimits = () => api<BatchLimits>('/device/limits', undefined, { method: 'GET' });
 
 export interface DevicePatch {
@@ -165,10 +159,6 @@ export const setExpiry = (
   terminalIDs: string[],
   change: { platformExpireAt?: string | null; userExpireAt?: string | null },
 ) => api<BatchResult>('/device/updateTime', { terminalIDs, ...change });
-export const setExpiryByImei = (
-  text: string,
-  change: { platformExpireAt?: string | null; userExpireAt?: string | null },
-) => api<BatchResult>('/device/updateTimeByImei', { text, ...change });
 export const setServiceTerm = (terminalIDs: string[], serviceTerm: number) =>
   api<BatchResult>('/device/updateExpireType', { terminalIDs, serviceTerm });
 export const recalculateExpiry = (terminalIDs: string[]) => api<BatchResult>('/device/resetExpire', { terminalIDs });

@@ -79,8 +79,3 @@ export function admitDevices<T>(
   }
   return { allowed, refused };
 }
-
-/** Whether `feature` may be used on `device` (the short form for labels and tags). */
-export function usableFor(feature: DeviceFeature, device: AccessSubject, now: number): boolean {
-  return accessRefusal(feature, device, now) === null;
-}

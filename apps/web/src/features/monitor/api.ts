@@ -70,7 +70,3 @@ export async function findAllLocations(
     if (page.list.length < LOCATION_PAGE_SIZE || all.length >= page.total) return all;
   }
 }
-
-export async function findLocations(terminalIDs: string[], signal?: AbortSignal): Promise<Location[]> {
-  return api<Location[]>('/location/find', { terminalIDs }, { signal });
-}

@@ -9,7 +9,9 @@ import type { Dayjs } from 'dayjs';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { useAuth } from '../../auth/store.ts';
 import { BaseMap } from '../../map/BaseMap.tsx';
+import { userZone } from '../count/period.ts';
 import { admitDevices } from '../monitor/access.ts';
 import { findAllLocations, type Location } from '../monitor/api.ts';
 import { useDeviceAccess } from '../monitor/useDeviceAccess.ts';
@@ -39,7 +41,8 @@ export default function TrackPage() {
   const [params] = useSearchParams();
   const preselected = params.get('terminalID');
   const [devices, setDevices] = useState<string[]>(preselected ? [preselected] : []);
-  const [range, setRange] = useState<[Dayjs, Dayjs]>(() => presetRange('lastHour'));
+  const zone = userZone(useAuth()?.userInfo.timeZone);
+  const [range, setRange] = useState<[Dayjs, Dayjs]>(() => presetRange('lastHour', zone));
   const [loading, setLoading] = useState(false);
   const [views, setViews] = useState<TrackView[]>([]);
   const [active, setActive] = useState(0);
@@ -175,6 +178,7 @@ export default function TrackPage() {
           onDevices={pickDevices}
           range={range}
           onRange={setRange}
+          zone={zone}
           loading={loading}
           onQuery={() => void query()}
           canDownload={views.length > 0}

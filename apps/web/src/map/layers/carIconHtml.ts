@@ -1,10 +1,10 @@
 // The HTML of car icons (40×40, turned to the heading) and map markers (32×32 pins), coloured by the domain's
 // car icon state (expired, offline, unknown, stop, moving, fast, overspeed). Pure, so it is unit-tested.
-import type { CarIconState } from '@carhere/domain';
+import { CAR_ICON_SIZE_PX, type CarIconState, MARKER_ICON_SIZE_PX } from '@carhere/domain';
 import { html, type LeafletContent } from '../html/leafletHtml.ts';
 
-export const CAR_ICON_SIZE = 40;
-export const MARKER_ICON_SIZE = 32;
+export const CAR_ICON_SIZE = CAR_ICON_SIZE_PX;
+export const MARKER_ICON_SIZE = MARKER_ICON_SIZE_PX;
 
 export const CAR_STATE_COLORS: Readonly<Record<CarIconState, string>> = {
   moving: '#16a34a',

@@ -1,6 +1,7 @@
 // The distance tool (spec §9): click points on the map to measure a path; stroke width 2; a click closer
 // than 5 px to the previous point is ignored; double-click or Esc finishes; metric or US units.
 import { CloseOutlined } from '@ant-design/icons';
+import { DISTANCE_TOOL } from '@carhere/domain';
 import { Button, Segmented, Space } from 'antd';
 import L from 'leaflet';
 import { useEffect, useRef, useState } from 'react';
@@ -10,8 +11,8 @@ import { text } from '../html/leafletHtml.ts';
 import { useLeafletMap } from '../mapContext.ts';
 import { type DistanceUnit, formatDistance } from './distanceFormat.ts';
 
-export const MIN_SEGMENT_PX = 5;
-export const STROKE_WEIGHT = 2;
+const MIN_SEGMENT_PX = DISTANCE_TOOL.minSegmentClickPx;
+const STROKE_WEIGHT = DISTANCE_TOOL.strokeWidth;
 const COLOR = '#e8590c';
 
 export interface DistanceToolProps {

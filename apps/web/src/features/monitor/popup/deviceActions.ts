@@ -1,6 +1,5 @@
 // Where a device's actions lead (popup, context menu, list): the pages of the other areas, with the device
 // as a query parameter.
-export type DeviceAction = 'track' | 'command' | 'fence' | 'info' | 'follow' | 'streetView';
 
 export function trackPath(terminalID: string): string {
   return `/index/track?terminalID=${encodeURIComponent(terminalID)}`;

@@ -5,8 +5,6 @@
 import { DEFAULT_STAY_MIN_SECONDS, findStays, STATIONARY_SPEED_KMH, STAY_RADIUS_M } from '@carhere/domain';
 import type { TrackData } from './trackData.ts';
 
-export const STOP_RADIUS_M = STAY_RADIUS_M;
-export const STOP_MAX_SPEED_KMH = STATIONARY_SPEED_KMH;
 export const STOP_MIN_DURATION_MS = DEFAULT_STAY_MIN_SECONDS * 1000;
 
 export interface StopPoint {

@@ -18,6 +18,8 @@ export interface TrackQueryBarProps {
   onDevices: (devices: string[]) => void;
   range: [Dayjs, Dayjs];
   onRange: (range: [Dayjs, Dayjs]) => void;
+  /** The user's time zone: the quick ranges are its days. */
+  zone: string;
   loading: boolean;
   onQuery: () => void;
   canDownload: boolean;
@@ -47,7 +49,7 @@ export function TrackQueryBar(props: TrackQueryBarProps) {
         value={props.range}
         allowClear={false}
         onChange={(v) => v?.[0] && v[1] && props.onRange([v[0], v[1]])}
-        presets={RANGE_PRESETS.map((p) => ({ label: t(`query.preset.${p}`), value: () => presetRange(p) }))}
+        presets={RANGE_PRESETS.map((p) => ({ label: t(`query.preset.${p}`), value: () => presetRange(p, props.zone) }))}
         data-testid="track-range"
       />
       <Button
