@@ -41,6 +41,7 @@ routeModules.push(...gatewayRouteModules);
 import { deviceTypeRoutes } from './deviceTypes/routes.ts';
 
 routeModules.push(deviceTypeRoutes);
+
 // Customer map (issue 16): vehicle checks, risk points, bus routes, and the grants that open them to agents.
 import { busRoutes } from './bus/routes.ts';
 import { checkRoutes } from './checks/routes.ts';

@@ -82,7 +82,7 @@ describe('risk points and polygon fences from tracker traffic through the gatewa
     const alarms = await alarmsOf(admin, imei, 1);
     tracker.stop();
     expect(alarms.map((a) => [a.alarmType, a.name, a.source])).toEqual([[37, 'riskPoint', 'derived']]);
-    await server.ctx.services.riskDetector.idle();
+    await server.ctx.services.riskDetector?.idle();
     const visits = await admin.post<{
       list: { riskPointName: string; enteredAt: string; leftAt: string | null; duration: number; alarmed: boolean }[];
     }>('/riskPoint/visits', { terminalID: imei, startTime: t0 - min, endTime: t0 + 10 * min });

@@ -286,5 +286,4 @@ describe('importUser (bulk accounts as a job with progress)', () => {
     expect((await agentB.get(`/user/importJob?id=${job.id}`)).status).toBe(404);
     expect((await agentA.get('/user/importJob?id=not-a-uuid')).status).toBe(400);
   });
-
 });
