@@ -20,6 +20,7 @@ export const READ_OPERATIONS: ReadonlySet<string> = new Set([
   'POST /api/fence/findAlarmFences',
   'POST /api/map/getKey',
   'POST /api/map/findKeys',
+  'POST /api/map/findProviders',
   'POST /api/map/findGeocoder',
   // Geocoding fills a shared address cache, which is not anybody's data.
   'POST /api/map/getKeyAddress',

@@ -11,11 +11,11 @@ import { useTranslation } from 'react-i18next';
 import { crsFor } from './crs.ts';
 import { MapNotice } from './MapNotice.tsx';
 import { MapTypeSelector } from './MapTypeSelector.tsx';
-import { addOfflineBase, SEA_COLOUR } from './offline/offlineBase.ts';
 import { MapContext, type MapHandle } from './mapContext.ts';
 import { mapKey } from './mapKeys.ts';
-import { useMapType } from './mapType.ts';
-import { MAP_PROVIDERS, type MapType } from './providers.ts';
+import { loadOfferedProviders, useMapType } from './mapType.ts';
+import { addOfflineBase, SEA_COLOUR } from './offline/offlineBase.ts';
+import { effectiveProvider, MAP_PROVIDERS, type MapType } from './providers.ts';
 import { ProviderTileLayer } from './providerTileLayer.ts';
 
 export { useLeafletMap, useMapProvider } from './mapContext.ts';
@@ -49,7 +49,10 @@ export function BaseMap({
   const { t, i18n } = useTranslation('map');
   const el = useRef<HTMLDivElement>(null);
   const chosen = useMapType();
-  const provider = MAP_PROVIDERS[mapType ?? chosen];
+  const provider = effectiveProvider(MAP_PROVIDERS[mapType ?? chosen]);
+  useEffect(() => {
+    void loadOfferedProviders();
+  }, []);
   const [handle, setHandle] = useState<MapHandle | null>(null);
   const [tilesFailed, setTilesFailed] = useState(false);
   const [keyMissing, setKeyMissing] = useState(false);
@@ -87,7 +90,8 @@ export function BaseMap({
       });
       tiles.addTo(m);
     };
-    void mapKey(provider.vendor).then((key) => {
+    // OpenStreetMap and the operator's own tiles take no key.
+    void (provider.keyParam ? mapKey(provider.vendor) : Promise.resolve(null)).then((key) => {
       setKeyMissing(provider.keyRequired && !key);
       addTiles(key);
     });
