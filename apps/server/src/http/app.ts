@@ -16,6 +16,7 @@ import {
 } from 'fastify-type-provider-zod';
 import type { AppContext } from '../context.ts';
 import { AuditRecorder } from '../modules/audit/recorder.ts';
+import { customTilesOrigin } from '../modules/map/tileProviders.ts';
 import { holdsPermission, permissionsOf } from './access.ts';
 import { fail } from './envelope.ts';
 import { ApiError, SessionExpired } from './errors.ts';
@@ -60,7 +61,8 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions): Promise<
   app.setSerializerCompiler(serializerCompiler);
 
   await app.register(fastifyCookie);
-  await registerSecurityHeaders(app);
+  const tileOrigin = customTilesOrigin();
+  await registerSecurityHeaders(app, tileOrigin ? [tileOrigin] : []);
   await app.register(fastifyWebsocket);
   await app.register(fastifySwagger, {
     openapi: {

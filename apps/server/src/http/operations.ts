@@ -41,6 +41,7 @@ export const READ_OPERATIONS: ReadonlySet<string> = new Set([
   'POST /api/deviceType/ofDevice',
   'POST /api/deviceType/list',
   'POST /api/map/findKeys',
+  'POST /api/map/findProviders',
   'POST /api/map/findGeocoder',
   // Geocoding fills a shared address cache, which is not anybody's data.
   'POST /api/map/getKeyAddress',

@@ -14,6 +14,7 @@ export const MAP_TILE_HOSTS: readonly string[] = [
   'https://*.google.com', // Google (mt0–mt3)
   'https://core-renderer-tiles.maps.yandex.net', // Yandex
   'https://*.tiles.virtualearth.net', // Bing
+  'https://tile.openstreetmap.org', // OpenStreetMap
 ];
 
 type Directives = Readonly<Record<string, readonly string[]>>;
@@ -61,12 +62,21 @@ export function cspHeader(directives: Directives): string {
     .join('; ');
 }
 
-export async function registerSecurityHeaders(app: FastifyInstance): Promise<void> {
+/**
+ * `extraImageOrigins`: origins the operator configured for map tiles (the self-hosted tile server of
+ * TILE_URL, modules/map/tileProviders.ts).
+ */
+export async function registerSecurityHeaders(
+  app: FastifyInstance,
+  extraImageOrigins: readonly string[] = [],
+): Promise<void> {
+  const directives: Record<string, string[]> = Object.fromEntries(Object.entries(APP_CSP).map(([k, v]) => [k, [...v]]));
+  directives['img-src'].push(...extraImageOrigins);
   await app.register(fastifyHelmet, {
     global: true,
     contentSecurityPolicy: {
       useDefaults: false,
-      directives: Object.fromEntries(Object.entries(APP_CSP).map(([k, v]) => [k, [...v]])),
+      directives,
     },
     // Sent below only for requests that came over HTTPS.
     strictTransportSecurity: false,

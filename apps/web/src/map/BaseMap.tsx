@@ -1,7 +1,8 @@
 // A Leaflet map owned by its component (no module-level singleton), drawn with the chosen provider's tiles.
 // Its lat/lng are WGS-84 whatever the provider: the provider's CRS shifts to GCJ-02 or BD-09 (crs.ts).
-// Centred on longitude 116.404, latitude 39.915 by default (spec §1). When tiles cannot be loaded (offline),
-// markers, tracks and fences still draw over a plain background and a small notice says so.
+// Centred on longitude 116.404, latitude 39.915 by default (spec §1). Under every provider's tiles lies the
+// offline base (offline/offlineBase.ts: land and borders shipped with the app), so when tiles cannot be
+// loaded (offline, no key) the map still shows the world, markers, tracks and fences, and a quiet notice.
 import 'leaflet/dist/leaflet.css';
 import L from 'leaflet';
 import './html/leafletGuard.ts';
@@ -12,8 +13,9 @@ import { MapNotice } from './MapNotice.tsx';
 import { MapTypeSelector } from './MapTypeSelector.tsx';
 import { MapContext, type MapHandle } from './mapContext.ts';
 import { mapKey } from './mapKeys.ts';
-import { useMapType } from './mapType.ts';
-import { MAP_PROVIDERS, type MapType } from './providers.ts';
+import { loadOfferedProviders, useMapType } from './mapType.ts';
+import { addOfflineBase, SEA_COLOUR } from './offline/offlineBase.ts';
+import { effectiveProvider, MAP_PROVIDERS, type MapType } from './providers.ts';
 import { ProviderTileLayer } from './providerTileLayer.ts';
 
 export { useLeafletMap } from './mapContext.ts';
@@ -47,7 +49,10 @@ export function BaseMap({
   const { t, i18n } = useTranslation('map');
   const el = useRef<HTMLDivElement>(null);
   const chosen = useMapType();
-  const provider = MAP_PROVIDERS[mapType ?? chosen];
+  const provider = effectiveProvider(MAP_PROVIDERS[mapType ?? chosen]);
+  useEffect(() => {
+    void loadOfferedProviders();
+  }, []);
   const [handle, setHandle] = useState<MapHandle | null>(null);
   const [tilesFailed, setTilesFailed] = useState(false);
   const [keyMissing, setKeyMissing] = useState(false);
@@ -68,6 +73,7 @@ export function BaseMap({
       preferCanvas: false,
     });
     m.attributionControl.setPrefix(false);
+    const removeOfflineBase = addOfflineBase(m);
     let failures = 0;
     let cancelled = false;
     let tiles: ProviderTileLayer | null = null;
@@ -84,7 +90,8 @@ export function BaseMap({
       });
       tiles.addTo(m);
     };
-    void mapKey(provider.vendor).then((key) => {
+    // OpenStreetMap and the operator's own tiles take no key.
+    void (provider.keyParam ? mapKey(provider.vendor) : Promise.resolve(null)).then((key) => {
       setKeyMissing(provider.keyRequired && !key);
       addTiles(key);
     });
@@ -98,6 +105,7 @@ export function BaseMap({
     return () => {
       cancelled = true;
       remember();
+      removeOfflineBase();
       m.remove();
       setHandle(null);
     };
@@ -151,5 +159,6 @@ export function BaseMap({
 const mapStyle = {
   width: '100%',
   height: '100%',
-  background: '#eef2f6',
+  // The sea of the offline base (the land is drawn over it); tiles cover both when they load.
+  background: SEA_COLOUR,
 } as const;

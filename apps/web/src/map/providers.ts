@@ -1,5 +1,8 @@
 // The map providers of spec §1. The selector offers Baidu (default), Baidu satellite, AMap, AMap satellite,
 // Google and Google satellite, plus Yandex and Bing; a stored type that is none of these falls back to Baidu.
+// Two more are ours: OpenStreetMap, and 'custom', the operator's own XYZ tile server (TILE_URL on the
+// server, handed out by /api/map/findProviders). The admin chooses which of them users are offered and the
+// default (mapSettings.ts).
 import type { CoordSystem } from './coords.ts';
 import type { TileScheme } from './crs.ts';
 
@@ -12,12 +15,14 @@ export const MAP_TYPES = [
   'googleSatellite',
   'yandex',
   'bing',
+  'osm',
+  'custom',
 ] as const;
 export type MapType = (typeof MAP_TYPES)[number];
 export const DEFAULT_MAP_TYPE: MapType = 'baidu';
 
 /** The vendor behind a map type: the key of /api/map/getKey and of the key settings screen. */
-export type MapVendor = 'baidu' | 'amap' | 'google' | 'yandex' | 'bing';
+export type MapVendor = 'baidu' | 'amap' | 'google' | 'yandex' | 'bing' | 'osm' | 'custom';
 
 export interface MapProvider {
   type: MapType;
@@ -165,7 +170,70 @@ export const MAP_PROVIDERS: Readonly<Record<MapType, MapProvider>> = {
     streetView: false,
     attribution: '&copy; Microsoft',
   },
+  osm: {
+    type: 'osm',
+    vendor: 'osm',
+    labelKey: 'provider.osm',
+    system: 'wgs84',
+    scheme: 'webMercator',
+    url: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
+    subdomains: [],
+    minZoom: 2,
+    maxZoom: 19,
+    keyRequired: false,
+    streetView: false,
+    attribution: '&copy; OpenStreetMap contributors',
+  },
+  custom: {
+    type: 'custom',
+    vendor: 'custom',
+    labelKey: 'provider.custom',
+    system: 'wgs84',
+    scheme: 'webMercator',
+    // Replaced by the server's TILE_URL (setCustomTiles); without one the type is not offered.
+    url: '',
+    subdomains: [],
+    minZoom: 1,
+    maxZoom: 19,
+    keyRequired: false,
+    streetView: false,
+    attribution: '',
+  },
 };
+
+let customTiles: { url: string; attribution: string; maxZoom: number } | null = null;
+
+/** The operator's tile server as /api/map/findProviders gives it (null: none configured). */
+export function setCustomTiles(tiles: { url: string; attribution: string; maxZoom: number } | null): void {
+  customTiles = tiles;
+}
+
+let customProvider: { from: typeof customTiles; provider: MapProvider } | null = null;
+
+/**
+ * A provider with the runtime parts filled in (the custom tile server's template, zoom and attribution).
+ * The same object for the same settings, so a map is not rebuilt on every render.
+ */
+export function effectiveProvider(provider: MapProvider): MapProvider {
+  if (provider.type !== 'custom' || !customTiles) return provider;
+  if (customProvider?.from !== customTiles) {
+    customProvider = {
+      from: customTiles,
+      provider: {
+        ...provider,
+        url: customTiles.url,
+        maxZoom: customTiles.maxZoom,
+        attribution: escapeAttribution(customTiles.attribution),
+      },
+    };
+  }
+  return customProvider.provider;
+}
+
+/** The attribution is the operator's text; Leaflet shows attributions as HTML, so it is escaped here. */
+function escapeAttribution(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
 
 export function isMapType(value: unknown): value is MapType {
   return typeof value === 'string' && (MAP_TYPES as readonly string[]).includes(value);

@@ -141,6 +141,38 @@ describe('/api/map/*', () => {
     });
   });
 
+  describe('map providers offered to users', () => {
+    interface Providers {
+      visible: string[];
+      defaultType: string;
+      custom: { url: string } | null;
+    }
+    it('offers every provider but the unconfigured custom one, Baidu by default, until the admin chooses', async () => {
+      const first = await user.post<Providers>('/map/findProviders');
+      expect(first.data.defaultType).toBe('baidu');
+      expect(first.data.visible).toContain('osm');
+      expect(first.data.visible).not.toContain('custom');
+      expect(first.data.custom).toBeNull();
+      const saved = await admin.post<Providers>('/map/saveProviders', {
+        visible: ['google', 'custom'],
+        defaultType: 'osm',
+      });
+      // The default is always offered; 'custom' needs TILE_URL.
+      expect(saved.data).toMatchObject({ visible: ['osm', 'google'], defaultType: 'osm' });
+      expect((await user.post<Providers>('/map/findProviders')).data).toMatchObject({
+        visible: ['osm', 'google'],
+        defaultType: 'osm',
+      });
+      expect((await user.post('/map/saveProviders', { visible: ['osm'], defaultType: 'osm' })).status).toBe(403);
+      expect((await admin.post('/map/saveProviders', { visible: [], defaultType: 'osm' })).status).toBe(400);
+      expect((await admin.post('/map/saveProviders', { visible: ['x'], defaultType: 'osm' })).status).toBe(400);
+      await admin.post('/map/saveProviders', {
+        visible: first.data.visible,
+        defaultType: 'baidu',
+      });
+    });
+  });
+
   describe('addresses and suggestions', () => {
     it('answers from the built-in place index when no provider is configured', async () => {
       // Tian'anmen, Beijing: the nearest GeoNames place is Beijing itself, within a few km.

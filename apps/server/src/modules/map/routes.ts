@@ -23,6 +23,7 @@ import {
 } from './schema.ts';
 import { writeSetting } from './settings.ts';
 import { MAP_TEXTS } from './texts.ts';
+import { loadProviderSettings, providersAnswer, providersSchema, saveProviderSettings } from './tileProviders.ts';
 
 const ADMIN = { permission: ['main:system_config'] };
 const tags = ['map'];
@@ -57,6 +58,37 @@ export async function mapRoutes(app: App, ctx: AppContext): Promise<void> {
       // so the HTTP status stays 200: a 404 made every map page log a console error until a key was set.
       if (!key) throw new ApiError(404, 'map.keyMissing', 200);
       return ok(key);
+    },
+  );
+
+  app.post(
+    '/map/findProviders',
+    {
+      schema: {
+        tags,
+        summary:
+          'The map types users are offered (visible, in order), the default for users who have not chosen, and the self-hosted tile server (TILE_URL) if any',
+        response: { 200: envelopeOf(providersAnswer) },
+      },
+    },
+    async () => ok(await loadProviderSettings(ctx)),
+  );
+
+  app.post(
+    '/map/saveProviders',
+    {
+      config: ADMIN,
+      schema: {
+        tags,
+        summary:
+          "Choose the map types users are offered and the default ('custom' only counts when TILE_URL is set; the default is always offered)",
+        body: providersSchema,
+        response: { 200: envelopeOf(providersAnswer) },
+      },
+    },
+    async (req) => {
+      await saveProviderSettings(ctx, req.body);
+      return ok(await loadProviderSettings(ctx));
     },
   );
 

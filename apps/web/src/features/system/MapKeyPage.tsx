@@ -19,6 +19,7 @@ import {
   saveKey,
   testAddress,
 } from './api.ts';
+import { MapProvidersCard } from './MapProvidersCard.tsx';
 import { SystemTabs } from './SystemTabs.tsx';
 
 export default function MapKeyPage() {
@@ -26,6 +27,7 @@ export default function MapKeyPage() {
     <SystemTabs active="mapKey">
       <Space direction="vertical" size="large" style={{ width: '100%' }}>
         <MapKeys />
+        <MapProvidersCard />
         <AddressService />
       </Space>
     </SystemTabs>

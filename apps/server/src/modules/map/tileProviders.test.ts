@@ -1,0 +1,42 @@
+import Fastify from 'fastify';
+import { describe, expect, it } from 'vitest';
+import { registerSecurityHeaders } from '../../http/securityHeaders.ts';
+import { customTilesFromEnv, customTilesOrigin, MAP_TYPES } from './tileProviders.ts';
+
+describe('self-hosted tile server (TILE_URL)', () => {
+  it('reads an XYZ template from the environment, or nothing', () => {
+    expect(customTilesFromEnv({})).toBeNull();
+    expect(customTilesFromEnv({ TILE_URL: 'https://tiles.example.com/{z}/{x}.png' })).toBeNull(); // no {y}
+    expect(customTilesFromEnv({ TILE_URL: 'javascript:alert(1)//{z}/{x}/{y}' })).toBeNull();
+    expect(
+      customTilesFromEnv({
+        TILE_URL: 'https://tiles.example.com:8443/osm/{z}/{x}/{y}.png',
+        TILE_ATTRIBUTION: 'My tiles',
+        TILE_MAX_ZOOM: '17',
+      }),
+    ).toEqual({ url: 'https://tiles.example.com:8443/osm/{z}/{x}/{y}.png', attribution: 'My tiles', maxZoom: 17 });
+    expect(customTilesFromEnv({ TILE_URL: '/tiles/{z}/{x}/{y}.png', TILE_MAX_ZOOM: '99' })?.maxZoom).toBe(19);
+  });
+
+  it("puts the tile server's origin, and only it, into the page's Content-Security-Policy", async () => {
+    const env = { TILE_URL: 'https://tiles.example.com:8443/osm/{z}/{x}/{y}.png' };
+    expect(customTilesOrigin(env)).toBe('https://tiles.example.com:8443');
+    expect(customTilesOrigin({ TILE_URL: '/tiles/{z}/{x}/{y}.png' })).toBeNull(); // served by us: 'self'
+    const app = Fastify();
+    await registerSecurityHeaders(app, [customTilesOrigin(env) as string]);
+    app.get('/', async () => 'ok');
+    const res = await app.inject({ method: 'GET', url: '/' });
+    const imgSrc = String(res.headers['content-security-policy'])
+      .split(';')
+      .map((d) => d.trim())
+      .find((d) => d.startsWith('img-src'));
+    expect(imgSrc?.split(' ')).toContain('https://tiles.example.com:8443');
+    expect(imgSrc?.split(' ')).toContain('https://tile.openstreetmap.org');
+    await app.close();
+  });
+
+  it('knows the same map types as the web', async () => {
+    const web = await import('../../../../web/src/map/providers.ts');
+    expect([...MAP_TYPES]).toEqual([...web.MAP_TYPES]);
+  });
+});
