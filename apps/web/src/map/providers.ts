@@ -201,14 +201,20 @@ export const MAP_PROVIDERS: Readonly<Record<MapType, MapProvider>> = {
   },
 };
 
-let customTiles: { url: string; attribution: string; maxZoom: number } | null = null;
+export interface CustomTiles {
+  url: string;
+  attribution: string;
+  maxZoom: number;
+}
+
+let customTiles: CustomTiles | null = null;
 
 /** The operator's tile server as /api/map/findProviders gives it (null: none configured). */
-export function setCustomTiles(tiles: { url: string; attribution: string; maxZoom: number } | null): void {
+export function setCustomTiles(tiles: CustomTiles | null): void {
   customTiles = tiles;
 }
 
-let customProvider: { from: typeof customTiles; provider: MapProvider } | null = null;
+let customProvider: { from: CustomTiles; provider: MapProvider } | null = null;
 
 /**
  * A provider with the runtime parts filled in (the custom tile server's template, zoom and attribution).
@@ -216,7 +222,7 @@ let customProvider: { from: typeof customTiles; provider: MapProvider } | null =
  */
 export function effectiveProvider(provider: MapProvider): MapProvider {
   if (provider.type !== 'custom' || !customTiles) return provider;
-  if (customProvider?.from !== customTiles) {
+  if (!customProvider || customProvider.from !== customTiles) {
     customProvider = {
       from: customTiles,
       provider: {
