@@ -107,6 +107,27 @@ describe('maps and addresses with every outside host blocked', () => {
     await page.evaluate(() => localStorage.removeItem('useMapType'));
   });
 
+  it('the dashboard shows the demo fleet in figures that link to their lists, and can be the landing page', async () => {
+    await page.goto(`${platform.baseUrl}/index/dashboard`);
+    const all = page.getByTestId('dashboard-all');
+    await expect
+      .poll(async () => Number((await all.textContent())?.replace(/\D/g, '') || 0), { timeout: 30_000 })
+      .toBeGreaterThan(0);
+    // 30 days of demo history: the last 7 days have mileage, drawn as a chart.
+    await page.getByTestId('dashboard-mileage').waitFor({ timeout: 60_000 });
+    await page.getByTestId('dashboard-latest').waitFor();
+    await screenshot(page, 'dashboard');
+    await page.getByTestId('dashboard-expiring-7d').click();
+    await page.waitForURL('**/index/count/countPastDue**');
+    await page.goto(`${platform.baseUrl}/index/dashboard`);
+    await page.getByTestId('dashboard-landing').click();
+    await page.goto(`${platform.baseUrl}/`);
+    await page.waitForURL('**/index/dashboard');
+    await page.getByTestId('dashboard-landing').click(); // back to the monitor for the next test
+    await page.goto(`${platform.baseUrl}/`);
+    await page.waitForURL('**/index/home');
+  });
+
   it('alarm addresses are place names from the built-in index, not coordinates', async () => {
     await page.goto(`${platform.baseUrl}/index/alarms`);
     const cell = page.getByText(/(\d+\.\d km [NESW]{1,2} of )?[^,]+, China/).first();

@@ -44,6 +44,8 @@ const each = (names: readonly string[], permissions: readonly Permission[] = [])
 /** /index children: the customer site (spec §2). */
 const INDEX_TREE: readonly Node[] = [
   leaf('home', ['main:monitor']),
+  // Beyond the spec (issue 17): an overview of the fleet, and the landing page for those who choose it.
+  leaf('dashboard', ['main:monitor']),
   group(
     'count',
     ['main:stat'],

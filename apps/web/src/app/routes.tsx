@@ -36,6 +36,12 @@ export const featureRoutes: FeatureRoute[] = [
     menu: { labelKey: 'common:menu.home', icon: <EnvironmentOutlined />, order: 10 },
   },
   {
+    path: 'dashboard',
+    permission: ['main:monitor'],
+    load: () => import('../features/dashboard/DashboardPage.tsx'),
+    menu: { labelKey: 'dashboard:menu', icon: <DashboardOutlined />, order: 5 },
+  },
+  {
     path: 'track',
     permission: ['main:track'],
     load: () => import('../features/track/TrackPage.tsx'),
