@@ -84,10 +84,13 @@ export function simulatedDevice(
   });
 }
 
-/** Polls until `check` returns a truthy value (or throws after `timeoutMs`). */
+/**
+ * Polls until `check` returns a truthy value (or throws after `timeoutMs`: generous, because a loaded CI machine
+ * is slow, and a wait only lasts that long when it fails).
+ */
 export async function waitFor<T>(
   check: () => Promise<T> | T,
-  timeoutMs = 10_000,
+  timeoutMs = 30_000,
   what = 'condition',
 ): Promise<NonNullable<T>> {
   const until = Date.now() + timeoutMs;
