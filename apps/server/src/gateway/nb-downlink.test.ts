@@ -148,7 +148,7 @@ describe('NB-IoT downlink through the IoT platform', () => {
     await addDevice(server, tid, 'gt06', { nbDeviceId: 'nb-live-1', deviceType: 11 });
     expect((await pushFix(server, 'nb-live-1')).statusCode).toBe(200); // the device is online now
     const before = platform.commands.length;
-    const sending = demo.post<CommandResult>('/command/add', { terminalID: tid, content: 'RELAY,1#' });
+    const sending = demo.post<CommandResult>('/command/add', { terminalID: tid, content: 'STATUS#' });
 
     const request = await waitFor(() => platform.commands[before], 10_000, 'the platform request');
     expect(platform.logins.length).toBeGreaterThan(0);
@@ -164,7 +164,7 @@ describe('NB-IoT downlink through the IoT platform', () => {
     expect(Object.keys(body.command.paras)).toEqual(['rawData']);
     const frames = new Gt06ServerReader().push(Buffer.from(body.command.paras.rawData, 'hex'));
     expect(frames).toHaveLength(1);
-    expect(frames[0].command?.text).toBe('RELAY,1#');
+    expect(frames[0].command?.text).toBe('STATUS#');
     const serverFlag = frames[0].command?.serverFlag as number;
 
     // The device answers; the platform forwards its bytes in a data notification.
@@ -174,13 +174,13 @@ describe('NB-IoT downlink through the IoT platform', () => {
       payload: {
         notifyType: 'deviceDataChanged',
         deviceId: 'nb-live-1',
-        service: { serviceId: 'Raw', data: { rawData: gt06Reply(serverFlag, 'RELAY,1 Success!') } },
+        service: { serviceId: 'Raw', data: { rawData: gt06Reply(serverFlag, 'Battery:4.1V,GPS:OK,GSM:Strong') } },
       },
     });
     expect(pushed.statusCode).toBe(200);
     const res = await sending;
     expect(res.meta.success).toBe(true);
-    expect(res.data).toMatchObject({ status: 'answered', result: 1, reply: 'RELAY,1 Success!' });
+    expect(res.data).toMatchObject({ status: 'answered', result: 1, reply: 'Battery:4.1V,GPS:OK,GSM:Strong' });
     expect(String(serverFlag)).toBe(res.data.commandId);
     const log = await logOf(server, res.data.commandId);
     expect(log.map((l) => l.status)).toEqual(['pending', 'sent', 'answered']);
@@ -254,7 +254,7 @@ describe('NB-IoT downlink through the IoT platform', () => {
   it('refuses a command to an NB-IoT device without a platform deviceId (spec message)', async () => {
     const tid = newTerminalId('gt06');
     await addDevice(server, tid, 'gt06', { deviceType: 11 });
-    const res = await demo.post('/command/add', { terminalID: tid, content: 'RELAY,1#' });
+    const res = await demo.post('/command/add', { terminalID: tid, content: 'STATUS#' });
     expect(res.meta.success).toBe(false);
     expect(res.meta.message).toBe(NO_NB_DEVICE_ID);
     const rows = await server.ctx.db.selectFrom('commands').select('id').where('terminal_id', '=', tid).execute();
@@ -293,9 +293,10 @@ describe('NB-IoT downlink through the IoT platform', () => {
 
   it('another process (or this one after a restart) matches replies and platform notices to their own command', async () => {
     const tid = newTerminalId('jt808');
+    // NB-IoT types (9, 11) have no oil cut (RELAY would be refused, spec §8): these tests send queries.
     await addDevice(server, tid, 'jt808', { nbDeviceId: 'nb-808-1', deviceType: 9 });
-    const a = (await demo.post<CommandResult>('/command/add', { terminalID: tid, content: 'RELAY,1#' })).data;
-    const b = (await demo.post<CommandResult>('/command/add', { terminalID: tid, content: 'RELAY,0#' })).data;
+    const a = (await demo.post<CommandResult>('/command/add', { terminalID: tid, content: 'WHERE#' })).data;
+    const b = (await demo.post<CommandResult>('/command/add', { terminalID: tid, content: 'STATUS#' })).data;
     expect([a.status, b.status]).toEqual(['pending', 'pending']);
     const before = platform.commands.length;
     expect((await pushFix(server, 'nb-808-1')).statusCode).toBe(200); // both go out
@@ -317,7 +318,7 @@ describe('NB-IoT downlink through the IoT platform', () => {
       const [frame] = new Jt808ServerReader().push(Buffer.from(JSON.parse(c.body).command.paras.rawData, 'hex'));
       return { serial: frame.serial, text: frame.text };
     });
-    expect(sent.map((x) => x.text)).toEqual(['RELAY,1#', 'RELAY,0#']);
+    expect(sent.map((x) => x.text)).toEqual(['WHERE#', 'STATUS#']);
 
     // A fresh dispatcher knows nothing in memory: only what the commands table holds.
     const other = new NbCommands(
@@ -345,7 +346,7 @@ describe('NB-IoT downlink through the IoT platform', () => {
       .where('id', '=', a.commandId)
       .executeTakeFirstOrThrow();
     expect(row.platform_command_id).toMatch(/^pc-/);
-    expect(await other.onPlatformStatus(device!, row.platform_command_id as string, 'SUCCESSFUL', 'RELAY OK')).toBe(
+    expect(await other.onPlatformStatus(device!, row.platform_command_id as string, 'SUCCESSFUL', 'OK')).toBe(
       true,
     );
     expect(await statusOf(a.commandId)).toEqual({ status: 'answered', result: 1 });
@@ -374,7 +375,7 @@ describe('NB-IoT commands without a platform configured', () => {
     expect((await pushFix(server, 'nb-none-1')).statusCode).toBe(200);
 
     // Live: answered without waiting the 60 s timeout (a timeout would be status 'timeout', result 2).
-    const live = await demo.post<CommandResult>('/command/add', { terminalID: tid, content: 'RELAY,1#' });
+    const live = await demo.post<CommandResult>('/command/add', { terminalID: tid, content: 'WHERE#' });
     expect(live.data).toMatchObject({ status: 'failed', result: 3 });
     expect((await logOf(server, live.data.commandId)).at(-1)).toEqual({ status: 'failed', detail: NO_PLATFORM });
 
