@@ -22,12 +22,18 @@ function flat(obj: unknown, prefix = ''): Record<string, string> {
 const load = (lang: string, ns: string) => flat(JSON.parse(readFileSync(join(locales, lang, `${ns}.json`), 'utf8')));
 const placeholders = (text: string) => [...text.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort();
 
-/** Literal t('key') calls of a feature folder (keys with another namespace are skipped). */
+/**
+ * Literal t('key') calls of a feature folder's files that translate with the folder's own namespace (a file whose
+ * useTranslation names another namespace is checked against that one by its own catalogue test; keys with an
+ * explicit namespace are skipped).
+ */
 function literalKeys(folder: string): string[] {
   const keys = new Set<string>();
   for (const file of readdirSync(join(features, folder))) {
     if (!/\.tsx?$/.test(file) || file.endsWith('.test.ts')) continue;
     const source = readFileSync(join(features, folder, file), 'utf8');
+    const ns = /useTranslation\(\s*'([^']+)'/.exec(source)?.[1];
+    if (ns !== undefined && ns !== folder) continue;
     for (const m of source.matchAll(/\bt\(\s*'([^']+)'/g)) if (!m[1].includes(':')) keys.add(m[1]);
   }
   return [...keys];
