@@ -90,9 +90,15 @@ describe('audit log', () => {
   it('filters by user, operation and time range, newest first, paged', async () => {
     const agentA = await loginAs(server, 'auagentA');
     await expectOk(agentA.post('/user/updateUser', { id: t.ids.userA1, nickname: 'renamed' }));
+    // The agent's own first-sign-in password changes (checkUserPassword) are in its log too; newest first.
     const byAgent = await find({ user: 'auagentA' });
-    expect(byAgent.list.map((e) => e.operation)).toEqual(['POST /api/user/updateUser']);
-    expect((await find({ user: t.ids.agentA })).total).toBe(1);
+    expect(byAgent.list[0].operation).toBe('POST /api/user/updateUser');
+    expect(new Set(byAgent.list.map((e) => e.operation))).toEqual(
+      new Set(['POST /api/user/updateUser', 'POST /api/user/checkUserPassword']),
+    );
+    expect((await find({ user: t.ids.agentA })).total).toBe(byAgent.total);
+    const renames = await find({ user: 'auagentA', operation: 'updateUser' });
+    expect(renames.list.map((e) => e.operation)).toEqual(['POST /api/user/updateUser']);
     const all = await find({ pageSize: 100 });
     expect(all.total).toBeGreaterThanOrEqual(5);
     const times = all.list.map((e) => e.at);
