@@ -60,7 +60,7 @@ describe('secretBox', () => {
 describe('secretBox in a running server', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await createTestServer();
+    server = await createTestServer({ secretKey: undefined }); // the key from the database, as in production
   });
   afterAll(async () => {
     await server?.close();

@@ -5,6 +5,9 @@ import pg from 'pg';
 import { type Config, loadConfig } from '../config.ts';
 import { type Running, type StartOptions, startServer } from '../main.ts';
 
+/** The sealing key of test servers (never a real deployment's). */
+const TEST_SECRET_KEY = '7e57'.repeat(16);
+
 export const TEST_ADMIN_PASSWORD = 'Admin-pass-1';
 
 async function freshPostgresDatabase(baseUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
@@ -45,6 +48,9 @@ export async function createTestServer(overrides: Partial<Config> = {}, opts: St
     dataDir: 'memory://',
     databaseUrl,
     adminPassword: TEST_ADMIN_PASSWORD,
+    // One sealing key for every test server of a process (secretBox holds one key per process): a server on a
+    // data directory of its own (restart tests) would otherwise make a second key there and be refused.
+    secretKey: base.secretKey ?? TEST_SECRET_KEY,
     host: '127.0.0.1',
     port: 0,
     webDist: '/nonexistent',
