@@ -17,6 +17,8 @@ const SKIPPED: Record<string, string> = {
   'POST /api/logout': 'ends the very session the fuzzer calls with; covered by the auth tests',
 };
 const RUNS_PER_OPERATION = 6;
+/** Hundreds of operations × RUNS_PER_OPERATION requests: about 25 s on a quiet machine, far more on a loaded one. */
+const FUZZ_TIMEOUT_MS = 300_000;
 const SEED = 20261125;
 
 const BOUNDARY_NUMBERS = [
@@ -274,9 +276,9 @@ describe('fuzzing every operation of the OpenAPI document', () => {
     await server.ctx.services.audit?.flush();
     expect(failures).toEqual([]);
     expect(JSON.parse(await outside())).toEqual(JSON.parse(before));
-  });
+  }, FUZZ_TIMEOUT_MS);
 
   it('the admin never gets a 5xx', async () => {
     expect(await fuzz('1', 1, 'admin')).toEqual([]);
-  });
+  }, FUZZ_TIMEOUT_MS);
 });
