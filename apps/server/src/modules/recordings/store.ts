@@ -2,7 +2,6 @@
 // record-audio command that asked for it, announced on the bus so open screens refresh.
 import { matchCommand } from '@carhere/domain';
 import type { MediaUpload, Position } from '@carhere/protocols';
-import { sql } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { DeviceRef } from '../../gateway/directory.ts';
 import { mediaDurationMs } from './media.ts';
@@ -89,10 +88,4 @@ export async function recordingsOfCommands(
     out.set(key, [...(out.get(key) ?? []), String(r.id)]);
   }
   return out;
-}
-
-/** Total bytes kept (for the tape screen's footer and tests). */
-export async function recordingBytes(ctx: Pick<AppContext, 'db'>): Promise<number> {
-  const r = await sql<{ n: string | null }>`SELECT sum(size)::text AS n FROM recordings`.execute(ctx.db);
-  return Number(r.rows[0]?.n ?? 0);
 }
