@@ -102,6 +102,7 @@ export const MESSAGES_PT: MessageTranslation = {
   'validation.powerOnTime': 'Digite um horário como 18:30',
   'validation.intervalHours': 'Digite um número inteiro de horas, no mínimo 1',
   'validation.mixedMode': 'Sem o modo misto o dispositivo funciona em um único modo',
+  'validation.oilVolume': 'Escolha um volume de tanque de 1,0 a 29,9 L, em passos de 0,1 L',
 
   'track.notFound': 'Nenhum trajeto encontrado para esta data',
   'track.notLoaded': 'O trajeto ainda não foi totalmente carregado',

@@ -101,6 +101,7 @@ export const MESSAGES_VI: MessageTranslation = {
   'validation.powerOnTime': 'Nhập thời gian, ví dụ 18:30',
   'validation.intervalHours': 'Nhập số giờ nguyên, tối thiểu là 1',
   'validation.mixedMode': 'Khi không bật chế độ kết hợp, thiết bị chỉ chạy một chế độ',
+  'validation.oilVolume': 'Chọn dung tích bình từ 1,0 đến 29,9 L, bước 0,1 L',
 
   'track.notFound': 'Không có hành trình trong ngày này',
   'track.notLoaded': 'Hành trình chưa tải xong',
