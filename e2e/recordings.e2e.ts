@@ -2,6 +2,7 @@
 // real TCP) to record audio from the command screen; the tracker uploads a WAV file in sub-packages; the command
 // record links to the recording, which the browser loads (its length read by Chromium's own decoder) and
 // downloads; the command screen's Recordings tab lists it; a test-role user finds it on the tape download screen.
+// Beside it: the alarm screen asks the export count (/deviceAlarms/exportCount) before it exports.
 import { statSync } from 'node:fs';
 import { SimulatedDevice, VehicleTrack } from '@carhere/simulator';
 import type { Browser, Page } from 'playwright-core';
@@ -98,6 +99,12 @@ describe('recordings in Chromium', () => {
     expect(download.suggestedFilename()).toMatch(new RegExp(`^${TERMINAL}-\\d{8}T\\d{6}-\\d+\\.wav$`));
     const path = await download.path();
     expect(statSync(path).size).toBe(16_044);
+  });
+
+  it('the alarm export asks the export count first: nothing to export is said at once (spec §7)', async () => {
+    await page.goto(`${platform.baseUrl}/index/alarms`);
+    await page.getByTestId('alarm-export').click();
+    await page.locator('.ant-message').getByText('No alarms to export').waitFor();
   });
 
   it('a test-role user finds the recording on the tape download screen', async () => {
