@@ -2,7 +2,8 @@
 // real TCP) to record audio from the command screen; the tracker uploads a WAV file in sub-packages; the command
 // record links to the recording, which the browser loads (its length read by Chromium's own decoder) and
 // downloads; the command screen's Recordings tab lists it; a test-role user finds it on the tape download screen.
-// Beside it: the alarm screen asks the export count (/deviceAlarms/exportCount) before it exports.
+// Beside it: the alarm screen asks the export count (/deviceAlarms/exportCount) before it exports, and wanweiTest
+// users see their device-type lists (spec §6) in the transfer-IP result screen's model filter.
 import { statSync } from 'node:fs';
 import { SimulatedDevice, VehicleTrack } from '@carhere/simulator';
 import type { Browser, Page } from 'playwright-core';
@@ -105,6 +106,31 @@ describe('recordings in Chromium', () => {
     await page.goto(`${platform.baseUrl}/index/alarms`);
     await page.getByTestId('alarm-export').click();
     await page.locator('.ant-message').getByText('No alarms to export').waitFor();
+  });
+
+  it("wanweiTest's device-type lists (spec §6) in the transfer-IP result screen's model filter", async () => {
+    const modelsOf = async (username: string): Promise<string[]> => {
+      const created = await apiPost(page, '/user/insertUser', { username, password: PASSWORD, role: 7 });
+      expect(created.meta.success, created.meta.message).toBe(true);
+      await completeFirstSignIn(platform.baseUrl, username, PASSWORD);
+      const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1440, height: 900 } });
+      const ww = await context.newPage();
+      await loginAs(ww, platform.baseUrl, username, PASSWORD);
+      await ww.getByTestId('factory-shell').waitFor();
+      await ww.goto(`${platform.baseUrl}/test/transferIp/transferIpResult`);
+      await ww.getByTestId('tipr-model').click();
+      const options = ww.locator('.ant-select-dropdown:visible .ant-select-item-option');
+      await options.first().waitFor();
+      const names = await options.allTextContents();
+      await context.close();
+      return names;
+    };
+    // Other wanweiTest users: GW005W only; the named test account: the long model list (the dropdown shows the
+    // first entries of it).
+    expect(await modelsOf('ww-other')).toEqual(['GW005W']);
+    const long = await modelsOf('wanweiTest');
+    expect(long.length).toBeGreaterThan(3);
+    expect(long).not.toContain('Gt06');
   });
 
   it('a test-role user finds the recording on the tape download screen', async () => {
