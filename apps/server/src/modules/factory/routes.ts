@@ -170,7 +170,7 @@ function linePassed(c: z.infer<typeof searchSchema>): boolean {
 }
 
 /** IMEIs one batch test checks at most. */
-export const BATCH_TEST_MAX = 200;
+const BATCH_TEST_MAX = 200;
 
 export async function factoryRoutes(app: App, ctx: AppContext): Promise<void> {
   app.post(
