@@ -167,6 +167,12 @@ describe('device types as data (/api/deviceType/*) and what reads them', () => {
     });
     expect(mixed.meta.success).toBe(true);
     expect(mixed.data.items).toMatchObject({ powerOnTime: '18:30', oilVolumeL: 12.5 });
+    // Tyre thresholds: the low pressure below the high one (the drawer checks the same domain rule).
+    const tyres = await demo.post('/order/save', { terminalID: tid, items: { tyreLowKpa: 300, tyreHighKpa: 200 } });
+    expect(tyres.meta).toMatchObject({
+      success: false,
+      message: 'The low tyre pressure must be below the high one, and the high temperature above 0 °C',
+    });
     // The tank volume is one of the spec's options (OIL_VOLUME_OPTIONS_L): 1.0–29.9 L in steps of 0.1 L.
     for (const oilVolumeL of [30, 12.55, 0.5]) {
       const bad = await demo.post('/order/save', { terminalID: tid, items: { oilVolumeL } });
