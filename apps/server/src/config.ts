@@ -26,6 +26,8 @@ export interface Config {
   offlineCommandTtlHours: number;
   /** Seconds a device's statistics wait after its fixes arrive before they are rolled up (STATS_ROLLUP_DELAY_SECONDS). */
   statsRollupDelaySeconds: number;
+  /** Largest recording (JT/T 808 multimedia upload) kept, in bytes (RECORDING_MAX_BYTES; at most 1 MiB). */
+  recordingMaxBytes: number;
   /** Directory for finished exports (EXPORT_DIR; default DATA_DIR/exports, or the system temp dir in memory). */
   exportDir: string | undefined;
   /** Origins (scheme://host[:port]) besides the server's own whose pages may open /api/ws (ALLOWED_ORIGINS). */
@@ -115,6 +117,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     commandTimeoutMs: int(env.COMMAND_TIMEOUT_MS, 30_000, 'COMMAND_TIMEOUT_MS'),
     offlineCommandTtlHours: int(env.OFFLINE_COMMAND_TTL_HOURS, 72, 'OFFLINE_COMMAND_TTL_HOURS'),
     statsRollupDelaySeconds: int(env.STATS_ROLLUP_DELAY_SECONDS, 60, 'STATS_ROLLUP_DELAY_SECONDS'),
+    recordingMaxBytes: int(env.RECORDING_MAX_BYTES, 1024 * 1024, 'RECORDING_MAX_BYTES'),
     exportDir: env.EXPORT_DIR || undefined,
     allowedOrigins: origins(env.ALLOWED_ORIGINS),
     trustProxy: trustProxy(env.TRUST_PROXY),

@@ -51,6 +51,45 @@ export interface DeviceOptions {
   random?: () => number;
   /** JT/T 808 remote upgrade: the SHA-256 the reassembled firmware must have, else 0x0108 reports a failure. */
   otaExpectSha256?: string;
+  /**
+   * JT/T 808: answer a record-audio command (`LY,<seconds>#`) by uploading a recording (0x0801, WAV) in
+   * sub-packages, as event 0 (the platform's command). Its length is the asked seconds, at most this many
+   * (default 0: no recording).
+   */
+  recordSecondsMax?: number;
+}
+
+/** A recording the terminal uploaded and the platform's 0x8800 answer. */
+export interface UploadedMedia {
+  mediaId: number;
+  parts: number;
+  bytes: number;
+  /** Parts the platform asked for again (0x8800 list); empty when it received them all. */
+  missing: number[];
+}
+
+/**
+ * A WAV file of `seconds` of a 440 Hz tone: 8 kHz, 8-bit unsigned PCM, mono (8000 bytes a second after the
+ * 44-byte header).
+ */
+export function toneWav(seconds: number): Buffer {
+  const rate = 8000;
+  const samples = Math.round(seconds * rate);
+  const b = Buffer.alloc(44 + samples);
+  b.write('RIFF', 0, 'ascii');
+  b.writeUInt32LE(36 + samples, 4);
+  b.write('WAVEfmt ', 8, 'ascii');
+  b.writeUInt32LE(16, 16);
+  b.writeUInt16LE(1, 20); // PCM
+  b.writeUInt16LE(1, 22); // mono
+  b.writeUInt32LE(rate, 24);
+  b.writeUInt32LE(rate, 28); // bytes per second
+  b.writeUInt16LE(1, 32); // block align
+  b.writeUInt16LE(8, 34); // bits per sample
+  b.write('data', 36, 'ascii');
+  b.writeUInt32LE(samples, 40);
+  for (let i = 0; i < samples; i++) b[44 + i] = 128 + Math.round(60 * Math.sin((2 * Math.PI * 440 * i) / rate));
+  return b;
 }
 
 /** What a terminal did with a remote upgrade. */
@@ -89,6 +128,11 @@ export class SimulatedDevice {
   /** JT/T 808: the authentication code from the platform's 0x8100, kept across connections like a real terminal. */
   private authCode: string | null = null;
   private ackWaiter: (() => void) | null = null;
+  /** Uploads awaiting the platform's 0x8800, by media id. */
+  private readonly mediaWaiters = new Map<number, (reply: { missing: number[] }) => void>();
+  private nextMediaId = 1;
+  /** Recordings uploaded and answered (0x8800), in order. */
+  readonly uploads: UploadedMedia[] = [];
   private timer: NodeJS.Timeout | null = null;
   private ticks = 0;
   private stopped = false;
@@ -204,6 +248,8 @@ export class SimulatedDevice {
               this.socket.write(this.jt808.register(this.nextSerial()));
             }
           } else if (f.answered.messageId === Jt808Msg.location) this.ack(f.answered.serial);
+        } else if (f.mediaReply) {
+          this.mediaWaiters.get(f.mediaReply.mediaId)?.(f.mediaReply);
         } else if (f.part && f.messageId === Jt808Msg.upgrade && this.socket) {
           this.onUpgradePart(f.serial, f.part);
         } else if (f.parameters && this.socket) {
@@ -232,6 +278,11 @@ export class SimulatedDevice {
           if (answer !== null) {
             const result = /fail|error/i.test(answer) ? 1 : 0;
             this.socket.write(this.jt808.generalResponse(this.nextSerial(), f.serial, f.messageId, result));
+          }
+          const record = /^LY,(\d+)#?$/i.exec(f.text.trim());
+          const max = this.o.recordSecondsMax ?? 0;
+          if (record && max > 0 && answer !== null) {
+            this.uploadRecording(Math.min(max, Number(record[1])), 0).catch(() => {});
           }
         }
       }
@@ -400,6 +451,42 @@ export class SimulatedDevice {
     socket.write(
       this.jt808 ? this.jt808.heartbeat(this.nextSerial()) : gt06Heartbeat(this.nextSerial(), fix.acc, fix.battery),
     );
+  }
+
+  /**
+   * JT/T 808: uploads a WAV recording of `seconds` (0x0801 in sub-packages of `partBytes`, consecutive serials)
+   * and resolves with the platform's 0x8800 answer. `event` 0 = the platform's command, 1 = timer.
+   */
+  uploadRecording(seconds: number, event = 1, partBytes = 1000, timeoutMs = 10_000): Promise<UploadedMedia> {
+    const jt = this.jt808;
+    const socket = this.socket;
+    if (!jt || !socket || socket.destroyed) return Promise.reject(new Error('not connected over JT/T 808'));
+    const mediaId = this.nextMediaId++;
+    const data = toneWav(seconds);
+    const first = (this.serial + 1) & 0xffff;
+    const parts = jt.multimediaParts(
+      first,
+      { id: mediaId, type: 1, format: 3, event, channel: 1, data },
+      this.o.track.next(0),
+      partBytes,
+    );
+    this.serial = (first + parts.length - 1) & 0xffff;
+    return new Promise<UploadedMedia>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.mediaWaiters.delete(mediaId);
+        reject(new Error(`recording ${mediaId}: no 0x8800`));
+      }, timeoutMs);
+      this.mediaWaiters.set(mediaId, (reply) => {
+        clearTimeout(timer);
+        this.mediaWaiters.delete(mediaId);
+        const upload = { mediaId, parts: parts.length, bytes: data.length, missing: reply.missing };
+        this.uploads.push(upload);
+        resolve(upload);
+      });
+      socket.cork();
+      for (const part of parts) socket.write(part);
+      socket.uncork();
+    });
   }
 
   /** Sends raw bytes (tests: garbage). */

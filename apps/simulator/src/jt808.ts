@@ -2,7 +2,7 @@
 // location with additional items, general response to platform commands, parameter answers (0x0104), and a
 // reader for what the platform sends (0x8001, 0x8100, 0x8300, 0x8103, 0x8104, 0x8108 sub-packages). Framing,
 // escaping and the XOR check come from @carhere/protocols.
-import { buildJt808Frame, type Jt808Version, jt808Target, unpackJt808 } from '@carhere/protocols';
+import { buildJt808Frame, type Jt808Version, jt808SubPackage, jt808Target, unpackJt808 } from '@carhere/protocols';
 import type { Fix } from './track.ts';
 
 export const Jt808Msg = {
@@ -20,7 +20,19 @@ export const Jt808Msg = {
   parameterReply: 0x0104,
   upgradeResult: 0x0108,
   resendRequest: 0x0005,
+  multimediaData: 0x0801,
+  multimediaReply: 0x8800,
 } as const;
+
+/** A multimedia file a terminal uploads (0x0801): type 1 audio; format 2 MP3, 3 WAV; event 0 platform command. */
+export interface Jt808Media {
+  id: number;
+  type: number;
+  format: number;
+  event: number;
+  channel: number;
+  data: Uint8Array;
+}
 
 /** Alarm flag bits the simulator raises. */
 export const Jt808AlarmBit = { sos: 1 << 0, powerCut: 1 << 8, vibration: 1 << 16 } as const;
@@ -183,6 +195,31 @@ export class Jt808Terminal {
     return this.frame(0x0702, serial, body);
   }
 
+  /**
+   * 0x0801 multimedia data upload (2013 layout: id, type, format, event, channel, the 28-byte basic location,
+   * then the file) in sub-packages of `partBytes`, with consecutive serials from `firstSerial`.
+   */
+  multimediaParts(firstSerial: number, media: Jt808Media, fix: Fix, partBytes = 1000): Buffer[] {
+    const location = this.location(0, fix);
+    const basic = unpackJt808(location);
+    if (typeof basic === 'string') throw new Error(basic);
+    const head = Buffer.alloc(8);
+    head.writeUInt32BE(media.id >>> 0, 0);
+    head[4] = media.type;
+    head[5] = media.format;
+    head[6] = media.event;
+    head[7] = media.channel;
+    const block = basic.bytes.subarray(basic.bodyStart, basic.bodyStart + 28);
+    const body = Buffer.concat([head, block, media.data]);
+    const total = Math.max(1, Math.ceil(body.length / partBytes));
+    const out: Buffer[] = [];
+    for (let i = 1; i <= total; i++) {
+      const serial = (firstSerial + i - 1) & 0xffff;
+      out.push(jt808SubPackage(Jt808Msg.multimediaData, this.terminalId, this.version, serial, body, i, partBytes));
+    }
+    return out;
+  }
+
   /** 0x0001: answers a platform message by its serial and id (result 0 = success). */
   generalResponse(serial: number, answeredSerial: number, answeredId: number, result = 0): Buffer {
     const body = Buffer.alloc(5);
@@ -206,6 +243,8 @@ export interface Jt808ServerFrame {
   parameters?: Map<number, number | string>;
   /** 0x8104: a query of all parameters. */
   query?: boolean;
+  /** 0x8800: the media id the platform received, and the parts it asks for again (none when complete). */
+  mediaReply?: { mediaId: number; missing: number[] };
   /** A sub-package of a long message: total parts, this part's index (1-based) and its body. */
   part?: { total: number; index: number; body: Buffer };
 }
@@ -263,6 +302,11 @@ export class Jt808ServerReader {
         frame.register = { result: body[2], authCode: body.subarray(3).toString('latin1') };
       } else if (header.messageId === Jt808Msg.text && body.length >= 1) {
         frame.text = body.subarray(header.is2019 ? 2 : 1).toString('latin1');
+      } else if (header.messageId === Jt808Msg.multimediaReply && body.length >= 4) {
+        const missing: number[] = [];
+        for (let i = 0; i < (body[4] ?? 0) && 5 + i * 2 + 2 <= body.length; i++)
+          missing.push(body.readUInt16BE(5 + i * 2));
+        frame.mediaReply = { mediaId: body.readUInt32BE(0), missing };
       } else if (header.packageTotal > 0) {
         frame.part = { total: header.packageTotal, index: header.packageIndex, body };
       } else if (header.messageId === Jt808Msg.setParameters && body.length >= 1) {

@@ -186,6 +186,14 @@ const CN_EN_MESSAGES = {
     cn: '未开启混合模式时只能运行一种模式',
     en: 'Without mixed mode the device runs one mode only',
   },
+  'validation.tyreThresholds': {
+    cn: '胎压下限须低于上限，高温阈值须高于0°C',
+    en: 'The low tyre pressure must be below the high one, and the high temperature above 0 °C',
+  },
+  'validation.oilVolume': {
+    cn: '请选择1.0至29.9升的油箱容量（每档0.1升）',
+    en: 'Choose a tank volume from 1.0 to 29.9 L, in steps of 0.1 L',
+  },
 
   // Track (spec §8).
   'track.notFound': { cn: '该日期没有轨迹', en: 'No track found for this date' },

@@ -121,6 +121,7 @@ describe('route table', () => {
       '/test/setting/subscribe',
       '/test/agps',
       '/test/idManager',
+      '/test/tapeDownload',
       '/test/transferIp/transferIp',
       '/test/transferIp/transferIpResult',
       '/test/transferIp/transferIpResults',

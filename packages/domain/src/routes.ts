@@ -155,6 +155,8 @@ const TEST_TREE: readonly Node[] = [
   group('setting', ['factory:subscribe'], each(['subscribe'])),
   leaf('agps', ['factory:agps']),
   leaf('idManager', ['factory:id_manager']),
+  // Spec §6 names the test role's tape download (factory:tape_download) without a route: its screen (issue 21).
+  leaf('tapeDownload', ['factory:tape_download']),
   group(
     'transferIp',
     ['factory:transfer_ip', 'factory:transfer_ip_result', 'factory:transfer_ip_results'],

@@ -17,6 +17,7 @@ import {
   minLength,
   minValue,
   numeric,
+  oilVolumeLitres,
   parseImeiLines,
   powerOnTime,
   required,
@@ -257,6 +258,15 @@ describe('device settings', () => {
     expect(intervalHours(24)).toEqual({ ok: true, value: 24 });
     for (const bad of [0, -2, 1.5, 'two']) {
       expect(intervalHours(bad), String(bad)).toEqual({ ok: false, message: 'validation.intervalHours' });
+    }
+  });
+
+  it('oil volume: one of the options 1.0–29.9 L in steps of 0.1 L', () => {
+    expect(oilVolumeLitres('12.5')).toEqual({ ok: true, value: 12.5 });
+    expect(oilVolumeLitres(1)).toEqual({ ok: true, value: 1 });
+    expect(oilVolumeLitres(29.9)).toEqual({ ok: true, value: 29.9 });
+    for (const bad of [0.9, 30, 12.55, 'full', null]) {
+      expect(oilVolumeLitres(bad), String(bad)).toEqual({ ok: false, message: 'validation.oilVolume' });
     }
   });
 });

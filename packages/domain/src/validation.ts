@@ -1,3 +1,4 @@
+import { OIL_VOLUME_OPTIONS_L } from './constants.ts';
 import { accept, refuse, type Validated } from './result.ts';
 
 // Form rules and field formats of spec §5. Every validator takes `unknown` (a form value or a request
@@ -243,6 +244,13 @@ export function powerOnTime(value: unknown): Validated<{ hour: number; minute: n
   const match = CLOCK_TIME.exec(text);
   if (!match) return refuse('validation.powerOnTime');
   return accept({ hour: Number(match[1]), minute: Number(match[2]), text });
+}
+
+/** A tank volume among OIL_VOLUME_OPTIONS_L (1.0–29.9 L in steps of 0.1 L, spec §9), as that option. */
+export function oilVolumeLitres(value: unknown): Validated<number> {
+  const n = asNumber(value);
+  const option = n === undefined ? undefined : OIL_VOLUME_OPTIONS_L.find((o) => Math.abs(o - n) < 1e-9);
+  return option === undefined ? refuse('validation.oilVolume') : accept(option);
 }
 
 /** Interval as a whole number of hours, at least 1 (spec §5). */

@@ -62,6 +62,7 @@ export type {
   DecodedMessage,
   DecodeResult,
   LocationType,
+  MediaUpload,
   Position,
   ProtocolError,
   ProtocolErrorCode,

@@ -54,6 +54,21 @@ export interface CommandReply {
   data?: boolean;
 }
 
+/**
+ * A multimedia upload (JT/T 808 0x0801), reassembled from its sub-packages: type 0 image, 1 audio, 2 video;
+ * format 0 JPEG, 1 TIF, 2 MP3, 3 WAV, 4 WMV; event 0 the platform's command, 1 timer, 2 robbery alarm,
+ * 3 collision, 4 door open, 5 door closed, 6 speed crossing 20 km/h, 7 distance.
+ */
+export interface MediaUpload {
+  id: number;
+  type: number;
+  format: number;
+  event: number;
+  channel: number;
+  /** The file's bytes, as sent (a copy: it outlives the decoder's buffers). */
+  data: Uint8Array;
+}
+
 export interface DecodedMessage {
   protocol: ProtocolName;
   /** GT06 protocol number or JT/T 808 message id. */
@@ -74,6 +89,8 @@ export interface DecodedMessage {
   /** Status that came without a fix (heartbeats, LBS/WiFi, info packets, ICCID, ...). */
   attributes: Attributes;
   commandReply: CommandReply | null;
+  /** JT/T 808 0x0801: the uploaded file (recordings, photos). */
+  media?: MediaUpload;
   /** Bytes to send back to the device (the ACK it expects), or null. */
   reply: Buffer | null;
 }

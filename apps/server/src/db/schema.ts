@@ -7,6 +7,7 @@ import type { FactoryLogTables } from './tables/factoryLogs.ts';
 import type { FactoryProdTables } from './tables/factoryProd.ts';
 import type { FactoryToolTables } from './tables/factoryTools.ts';
 import type { GatewayTables } from './tables/gateway.ts';
+import type { RecordingTables } from './tables/recordings.ts';
 import type { SecurityTables } from './tables/security.ts';
 import type { StatisticsTables } from './tables/statistics.ts';
 import type { WebTables } from './tables/web.ts';
@@ -26,4 +27,5 @@ export interface Database
     FactoryToolTables,
     SecurityTables,
     CustomerMapTables,
-    CustselfTables {}
+    CustselfTables,
+    RecordingTables {}

@@ -6,6 +6,7 @@ import type { ComponentStarter } from '../main.ts';
 import { CommandStore } from '../modules/commands/store.ts';
 import { recordDriverIdentity } from '../modules/custself/drivers.ts';
 import { OtaPusher } from '../modules/ota/pusher.ts';
+import { storeRecording } from '../modules/recordings/store.ts';
 import { RollupRequester } from '../modules/stat/jobs.ts';
 import { DeviceLog } from './device-log.ts';
 import { DeviceDirectory } from './directory.ts';
@@ -144,6 +145,21 @@ export async function startGateway(
     onMessage: (session, msg) => ota.onMessage(session, msg),
     onDriverIdentity: (device, attributes, receivedAt) => {
       recordDriverIdentity(ctx.db, device, attributes, receivedAt).catch(onError);
+    },
+    onMedia: async (device, msg, receivedAt) => {
+      const media = msg.media;
+      if (!media) return;
+      const outcome = await storeRecording(ctx, device, media, msg.positions[0] ?? null, receivedAt);
+      const kind = media.type === 1 ? 'recording' : media.type === 0 ? 'image' : 'video';
+      log.write({
+        terminalId: device.terminalId,
+        deviceId: device.id,
+        protocol: 'jt808',
+        event: 'recording',
+        detail: outcome.stored
+          ? `${kind} ${media.id} (${media.data.length} bytes) stored as ${outcome.id}${outcome.commandId ? ` for command ${outcome.commandId}` : ''}`
+          : `${kind} ${media.id} (${media.data.length} bytes) refused: ${outcome.reason}`,
+      });
     },
     onError,
   };

@@ -45,6 +45,11 @@ export interface SessionContext {
   onMessage?(session: Session, msg: DecodedMessage): void;
   /** JT/T 808 driver identification (0x0702): the vehicle's current driver changes. */
   onDriverIdentity?(device: DeviceRef, attributes: DecodedMessage['attributes'], receivedAt: number): void;
+  /**
+   * JT/T 808 0x0801 multimedia upload (a recording): stored before the 0x8800 answer goes out, so a terminal that
+   * got its answer may forget the file.
+   */
+  onMedia?(device: DeviceRef, msg: DecodedMessage, receivedAt: number): Promise<void>;
   onError(err: unknown): void;
 }
 
@@ -384,7 +389,18 @@ export class Session implements RegisteredSession {
         detail: `${rejected} fix(es) out of range or time`,
       });
     }
-    const reply = msg.reply;
+    let reply = msg.reply;
+    if (msg.media && this.ctx.onMedia) {
+      // The 0x8800 answer waits for the file to be stored (and for the position it carried, if any).
+      const answer = reply;
+      reply = null;
+      this.ctx.onMedia(device, msg, now).then(
+        () => {
+          if (answer && !this.closed) this.writeAck(answer);
+        },
+        (err) => this.ctx.onError(err),
+      );
+    }
     if (positions.length === 0 && alarms.length === 0) {
       // Heartbeats, logins, status: nothing that must be durable first.
       if (reply) this.socket.write(reply);

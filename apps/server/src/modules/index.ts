@@ -49,3 +49,8 @@ import { grantRoutes } from './grants/routes.ts';
 import { riskRoutes } from './risk/routes.ts';
 
 routeModules.push(grantRoutes, checkRoutes, riskRoutes, busRoutes);
+
+// Recordings (issue 21): JT/T 808 multimedia uploads, their list per device and the test role's tape download.
+import { recordingRoutes } from './recordings/routes.ts';
+
+routeModules.push(recordingRoutes);

@@ -42,6 +42,7 @@ const quietUrls = new Set<string>([
   '/deviceAlarms/findAllById',
   '/tire/find',
   '/battery',
+  '/recording/find',
 ]);
 const quietPrefixes = ['/stat/export/', '/job/'];
 let onSessionExpired: () => void = () => {};

@@ -15,7 +15,7 @@ import { EXPIRY_FILTERS, isExpiryFilter, matchesExpiryFilter } from './expiryFil
 import { LOCATION_TYPES, parseLocationType } from './locationTypes.ts';
 import { DEFAULT_MAP_CENTER, MAP_SELECTOR_OPTIONS, resolveMapType, suggestionRegion } from './maps.ts';
 import { expiryFromActivation, isServiceTermCode, SERVICE_TERMS } from './serviceTerms.ts';
-import { areValidTyreLimits, DEFAULT_TYRE_LIMITS, TYRE_POSITIONS, tyreStatuses } from './tyres.ts';
+import { areValidTyreLimits, checkTyreThresholds, DEFAULT_TYRE_LIMITS, TYRE_POSITIONS, tyreStatuses } from './tyres.ts';
 
 const DAY = 86_400_000;
 const NOW = 1_700_000_000_000;
@@ -139,6 +139,16 @@ describe('location, tyre, battery, maps', () => {
     expect(areValidTyreLimits(DEFAULT_TYRE_LIMITS)).toBe(true);
     expect(areValidTyreLimits({ pressureMinKpa: 300, pressureMaxKpa: 300, temperatureMaxC: 80 })).toBe(false);
     expect(areValidTyreLimits({ pressureMinKpa: 100, pressureMaxKpa: 300, temperatureMaxC: Number.NaN })).toBe(false);
+  });
+
+  it('checks the settings drawer’s tyre thresholds, completed with the defaults', () => {
+    expect(checkTyreThresholds({})).toEqual({ ok: true });
+    expect(checkTyreThresholds({ tyreLowKpa: 200, tyreHighKpa: '300', tyreHighTempC: null })).toEqual({ ok: true });
+    const refused = { ok: false, message: 'validation.tyreThresholds' };
+    expect(checkTyreThresholds({ tyreLowKpa: 300, tyreHighKpa: 200 })).toEqual(refused);
+    expect(checkTyreThresholds({ tyreLowKpa: 400 })).toEqual(refused); // above the default high 320
+    expect(checkTyreThresholds({ tyreHighTempC: -5 })).toEqual(refused);
+    expect(checkTyreThresholds({ tyreHighKpa: 'lots' })).toEqual(refused);
   });
 
   it('battery state from current', () => {

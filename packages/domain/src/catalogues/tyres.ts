@@ -1,3 +1,4 @@
+import { type RuleResult, refuse } from '../result.ts';
 import type { Labelled } from './source.ts';
 
 /** The four wheels of spec §3. */
@@ -34,6 +35,26 @@ export function areValidTyreLimits(limits: TyreLimits): boolean {
     pressureMinKpa < pressureMaxKpa &&
     temperatureMaxC > 0
   );
+}
+
+/**
+ * The tyre thresholds of the device settings drawer (/order/save: tyreLowKpa, tyreHighKpa, tyreHighTempC): the
+ * values given, completed with the defaults, must be sane limits (areValidTyreLimits). One rule for the drawer
+ * and the server.
+ */
+export function checkTyreThresholds(v: {
+  tyreLowKpa?: unknown;
+  tyreHighKpa?: unknown;
+  tyreHighTempC?: unknown;
+}): RuleResult {
+  const given = (x: unknown, fallback: number) =>
+    x === null || x === undefined || x === '' ? fallback : typeof x === 'number' ? x : Number(x);
+  const limits = {
+    pressureMinKpa: given(v.tyreLowKpa, DEFAULT_TYRE_LIMITS.pressureMinKpa),
+    pressureMaxKpa: given(v.tyreHighKpa, DEFAULT_TYRE_LIMITS.pressureMaxKpa),
+    temperatureMaxC: given(v.tyreHighTempC, DEFAULT_TYRE_LIMITS.temperatureMaxC),
+  };
+  return areValidTyreLimits(limits) ? { ok: true } : refuse('validation.tyreThresholds');
 }
 
 export interface TyreReading {

@@ -101,6 +101,9 @@ export const MESSAGES_ES: MessageTranslation = {
   'validation.powerOnTime': 'Introduzca una hora como 18:30',
   'validation.intervalHours': 'Introduzca un número entero de horas, como mínimo 1',
   'validation.mixedMode': 'Sin modo mixto el dispositivo funciona en un solo modo',
+  'validation.oilVolume': 'Elija un volumen de depósito de 1,0 a 29,9 L, en pasos de 0,1 L',
+  'validation.tyreThresholds':
+    'La presión baja del neumático debe ser menor que la alta, y la temperatura alta mayor que 0 °C',
 
   'track.notFound': 'No se encontró ningún recorrido para esta fecha',
   'track.notLoaded': 'El recorrido todavía no se ha cargado por completo',

@@ -103,6 +103,9 @@ export const MESSAGES_FR: MessageTranslation = {
   'validation.powerOnTime': 'Saisissez une heure, par exemple 18:30',
   'validation.intervalHours': "Saisissez un nombre entier d'heures, au moins 1",
   'validation.mixedMode': "Sans le mode mixte, l'appareil ne fonctionne que dans un seul mode",
+  'validation.oilVolume': 'Choisissez un volume de réservoir de 1,0 à 29,9 L, par pas de 0,1 L',
+  'validation.tyreThresholds':
+    'La pression basse du pneu doit être inférieure à la haute, et la température haute supérieure à 0 °C',
 
   'track.notFound': 'Aucun trajet trouvé pour cette date',
   'track.notLoaded': "Le trajet n'est pas encore entièrement chargé",

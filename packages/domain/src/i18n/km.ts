@@ -101,6 +101,8 @@ export const MESSAGES_KM: MessageTranslation = {
   'validation.powerOnTime': 'សូមបញ្ចូលម៉ោង ឧទាហរណ៍ 18:30',
   'validation.intervalHours': 'សូមបញ្ចូលចំនួនម៉ោងជាចំនួនគត់ យ៉ាងតិច 1',
   'validation.mixedMode': 'បើមិនបើករបៀបចម្រុះ ឧបករណ៍ដំណើរការតែរបៀបមួយប៉ុណ្ណោះ',
+  'validation.oilVolume': 'សូមជ្រើសរើសចំណុះធុងពី 1.0 ដល់ 29.9 L ជាជំហាន 0.1 L',
+  'validation.tyreThresholds': 'សម្ពាធសំបកកង់ទាបត្រូវតែតិចជាងសម្ពាធខ្ពស់ ហើយសីតុណ្ហភាពខ្ពស់ត្រូវលើសពី 0 °C',
 
   'track.notFound': 'រកមិនឃើញដំណើរសម្រាប់កាលបរិច្ឆេទនេះទេ',
   'track.notLoaded': 'ដំណើរមិនទាន់ផ្ទុករួចរាល់ទេ',

@@ -101,6 +101,8 @@ export const MESSAGES_MY: MessageTranslation = {
   'validation.powerOnTime': 'အချိန်ကို 18:30 ကဲ့သို့ ထည့်ပါ',
   'validation.intervalHours': 'နာရီကို အနည်းဆုံး 1 ရှိသော ကိန်းပြည့်ဖြင့် ထည့်ပါ',
   'validation.mixedMode': 'ရောနှောမုဒ် မဖွင့်ထားလျှင် စက်သည် မုဒ်တစ်ခုတည်းသာ လည်ပတ်သည်',
+  'validation.oilVolume': 'တိုင်ကီပမာဏကို 1.0 မှ 29.9 L အထိ 0.1 L အဆင့်ဖြင့် ရွေးပါ',
+  'validation.tyreThresholds': 'တာယာ ဖိအားအနိမ့်သည် အမြင့်ထက် နည်းရမည်၊ အပူချိန်အမြင့်သည် 0 °C ထက် များရမည်',
 
   'track.notFound': 'ဤရက်စွဲအတွက် ခရီးလမ်းကြောင်း မတွေ့ပါ',
   'track.notLoaded': 'ခရီးလမ်းကြောင်းကို အပြည့်အစုံ မဖွင့်ရသေးပါ',

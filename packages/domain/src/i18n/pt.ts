@@ -102,6 +102,8 @@ export const MESSAGES_PT: MessageTranslation = {
   'validation.powerOnTime': 'Digite um horário como 18:30',
   'validation.intervalHours': 'Digite um número inteiro de horas, no mínimo 1',
   'validation.mixedMode': 'Sem o modo misto o dispositivo funciona em um único modo',
+  'validation.oilVolume': 'Escolha um volume de tanque de 1,0 a 29,9 L, em passos de 0,1 L',
+  'validation.tyreThresholds': 'A pressão baixa do pneu deve ser menor que a alta, e a temperatura alta maior que 0 °C',
 
   'track.notFound': 'Nenhum trajeto encontrado para esta data',
   'track.notLoaded': 'O trajeto ainda não foi totalmente carregado',

@@ -102,6 +102,8 @@ export const MESSAGES_RU: MessageTranslation = {
   'validation.powerOnTime': 'Введите время, например 18:30',
   'validation.intervalHours': 'Введите целое число часов, не меньше 1',
   'validation.mixedMode': 'Без смешанного режима устройство работает только в одном режиме',
+  'validation.oilVolume': 'Выберите объём бака от 1,0 до 29,9 л с шагом 0,1 л',
+  'validation.tyreThresholds': 'Нижнее давление в шине должно быть меньше верхнего, а верхняя температура — выше 0 °C',
 
   'track.notFound': 'За эту дату трек не найден',
   'track.notLoaded': 'Трек ещё не загружен полностью',

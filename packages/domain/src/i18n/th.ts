@@ -101,6 +101,8 @@ export const MESSAGES_TH: MessageTranslation = {
   'validation.powerOnTime': 'ป้อนเวลา เช่น 18:30',
   'validation.intervalHours': 'ป้อนจำนวนชั่วโมงเป็นจำนวนเต็ม อย่างน้อย 1',
   'validation.mixedMode': 'หากไม่เปิดโหมดผสม อุปกรณ์จะทำงานได้เพียงโหมดเดียว',
+  'validation.oilVolume': 'เลือกความจุถังตั้งแต่ 1.0 ถึง 29.9 L ทีละ 0.1 L',
+  'validation.tyreThresholds': 'แรงดันยางต่ำต้องน้อยกว่าแรงดันสูง และอุณหภูมิสูงต้องมากกว่า 0 °C',
 
   'track.notFound': 'ไม่พบเส้นทางในวันที่นี้',
   'track.notLoaded': 'เส้นทางยังโหลดไม่เสร็จ',

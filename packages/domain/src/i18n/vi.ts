@@ -101,6 +101,8 @@ export const MESSAGES_VI: MessageTranslation = {
   'validation.powerOnTime': 'Nhập thời gian, ví dụ 18:30',
   'validation.intervalHours': 'Nhập số giờ nguyên, tối thiểu là 1',
   'validation.mixedMode': 'Khi không bật chế độ kết hợp, thiết bị chỉ chạy một chế độ',
+  'validation.oilVolume': 'Chọn dung tích bình từ 1,0 đến 29,9 L, bước 0,1 L',
+  'validation.tyreThresholds': 'Áp suất lốp thấp phải nhỏ hơn áp suất cao, và nhiệt độ cao phải trên 0 °C',
 
   'track.notFound': 'Không có hành trình trong ngày này',
   'track.notLoaded': 'Hành trình chưa tải xong',

@@ -5,6 +5,7 @@ import { decodeJt808 } from './decoder.ts';
 import { jt808Target } from './encoder.ts';
 import { buildJt808Frame, unpackJt808 } from './frame.ts';
 import { Jt808SerialCounter } from './serial-counter.ts';
+import { jt808SubPackage } from './upgrade.ts';
 
 function ok(result: DecodeResult): DecodedMessage {
   if (!result.ok) throw new Error(`expected ok, got ${result.error.code}: ${result.error.message}`);
@@ -253,6 +254,27 @@ describe('decodeJt808: malformed input', () => {
     expect(ok(decodeJt808(frame, createJt808Context())).checksumOk).toBe(false);
     const strict = decodeJt808(frame, createJt808Context({ requireChecksum: true }));
     expect(strict.ok === false && strict.error.code).toBe('bad_checksum');
+  });
+
+  it('0x0801 in sub-packages: the reassembled file is the message media, answered by 0x8800 once complete', () => {
+    const ctx = createJt808Context();
+    const file = Buffer.alloc(2500);
+    for (let i = 0; i < file.length; i++) file[i] = (i * 7) & 0xff;
+    // id 9, audio (1), WAV (3), event 0 (platform command), channel 1; a zero location block; the file.
+    const body = Buffer.concat([hex('00000009' + '01' + '03' + '00' + '01'), Buffer.alloc(28), file]);
+    const parts = [1, 2, 3].map((i) => jt808SubPackage(0x0801, '013912345678', '2013', 40 + i, body, i, 1000));
+    const first = ok(decodeJt808(parts[0], ctx));
+    expect(first.messageType).toBe('fragment');
+    expect(first.media).toBeUndefined();
+    ok(decodeJt808(parts[1], ctx));
+    const last = ok(decodeJt808(parts[2], ctx));
+    expect(last.media).toMatchObject({ id: 9, type: 1, format: 3, event: 0, channel: 1 });
+    expect(Buffer.compare(Buffer.from(last.media?.data ?? []), file)).toBe(0);
+    // 0x8800 carries the media id and no parts to resend.
+    const reply = unpackJt808(last.reply as Buffer);
+    if (typeof reply === 'string') throw new Error(reply);
+    expect(reply.header.messageId).toBe(0x8800);
+    expect(Buffer.from(reply.bytes.subarray(reply.bodyStart, reply.bodyEnd)).toString('hex')).toBe('0000000900');
   });
 
   it('bounds sub-package reassembly', () => {

@@ -242,5 +242,13 @@ export function decodeMultimedia(d: Jt808Decoding, r: ByteReader): { mediaId: nu
     a.media = media;
   }
   media.size = r.remaining;
+  d.message.media = {
+    id: mediaId,
+    type: media.type as number,
+    format: media.format as number,
+    event: media.event as number,
+    channel: media.channel as number,
+    data: r.bytes(r.remaining).slice(),
+  };
   return { mediaId, position };
 }

@@ -87,7 +87,8 @@ export type DeviceLogEvent =
   | 'idle'
   | 'replaced'
   | 'invalidPosition'
-  | 'push';
+  | 'push'
+  | 'recording';
 
 export interface DeviceLogTable {
   id: Generated<string>;

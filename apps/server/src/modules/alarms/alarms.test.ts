@@ -158,6 +158,11 @@ describe('/api/deviceAlarms', () => {
     // No address was looked up: the offline place index names the place (39.9, 116.4 is in Beijing).
     expect(sheet.getRow(1).getCell(9).value).toBe('Address');
     expect(String(sheet.getRow(2).getCell(9).value)).toMatch(/, China$/);
+    // The export count (spec §7) says beforehand how many rows the same filter exports, and the limit.
+    const count = await demo.post<{ total: number; max: number }>('/deviceAlarms/exportCount', { terminalID: mine });
+    expect(count.data).toEqual({ total: sheet.rowCount - 1, max: 50_000 });
+    const none = await demo.post<{ total: number }>('/deviceAlarms/exportCount', { terminalID: mine, type: 999 });
+    expect(none.data.total).toBe(0);
   });
 
   it('refuses alarms out of reach, roles without main:alarms, and bad input', async () => {

@@ -152,6 +152,25 @@ export async function alarmRoutes(app: App, ctx: AppContext): Promise<void> {
   );
 
   app.post(
+    '/deviceAlarms/exportCount',
+    {
+      config: { permission: ALARMS },
+      schema: {
+        tags: ['alarms'],
+        summary: `Export count (spec §7): how many alarms the same filter would export, and the export's limit (${EXPORT_MAX_ROWS} rows; the newest are kept), so a screen can say so before it starts`,
+        body: z.object({ ...filterFields, deviceIds: z.array(idSchema).max(1000).optional() }),
+        response: { 200: envelopeOf(z.object({ total: z.number().int(), max: z.number().int() })) },
+      },
+    },
+    async (req) => {
+      const row = await alarmQuery(ctx, req.user!, req.body)
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .executeTakeFirstOrThrow();
+      return ok({ total: Number(row.n), max: EXPORT_MAX_ROWS });
+    },
+  );
+
+  app.post(
     '/deviceAlarms/export',
     {
       config: { permission: ALARMS },

@@ -22,6 +22,8 @@ export const commandSchema = z.object({
   executeTime: z.string().nullable(),
   expiresAt: z.string().nullable(),
   oil: oilOutcomeSchema.optional(),
+  /** Recordings this command produced (record audio): their ids for /recording/file. */
+  recordings: z.array(z.string()).optional(),
 });
 export type CommandRecord = z.infer<typeof commandSchema>;
 

@@ -14,6 +14,7 @@ import { oilOutcomeView } from '../deviceTypes/oil.ts';
 import { orderItemsProblem } from '../deviceTypes/settings.ts';
 import { deviceByRef } from '../location/devices.ts';
 import { idSchema, terminalIdSchema } from '../location/params.ts';
+import { recordingsOfCommands } from '../recordings/store.ts';
 import { type CommandResult, commandResultSchema, commandSchema, presentCommand } from './presenter.ts';
 import { type CommandOutcome, CommandService, type Sender } from './service.ts';
 import { OPEN_STATUSES } from './store.ts';
@@ -237,7 +238,16 @@ export async function commandRoutes(app: App, ctx: AppContext): Promise<void> {
         .offset((pageNum - 1) * pageSize)
         .execute();
       const lang = callerLang(req);
-      return ok({ total: Number(total.n), list: rows.map((r) => presentCommand(r, lang)) });
+      const recordings = await recordingsOfCommands(
+        ctx,
+        rows.map((r) => String(r.id)),
+      );
+      const list = rows.map((r) => {
+        const record = presentCommand(r, lang);
+        const ids = recordings.get(record.id);
+        return ids ? { ...record, recordings: ids } : record;
+      });
+      return ok({ total: Number(total.n), list });
     },
   );
 

@@ -210,6 +210,14 @@ const ENDPOINTS: Endpoint[] = [
     bad: [{ req: () => body({ startTime: 'yesterday' }), field: 'startTime' }],
   },
   {
+    name: '/deviceAlarms/exportCount',
+    perm: ALARMS,
+    own: (a) => body({ terminalID: a.imei }),
+    cross: (b) => body({ terminalID: b.imei }),
+    crossAnswer: 'empty',
+    bad: [{ req: () => body({ startTime: 'yesterday' }), field: 'startTime' }],
+  },
+  {
     name: '/tire/find',
     perm: ['main:taiya'],
     own: (a) => body({ terminalID: a.imei }),

@@ -9,6 +9,7 @@ import {
   newTerminalId,
   simulatedDevice,
   userClient,
+  waitFor,
 } from '../../gateway/test-support.ts';
 import type { ApiClient } from '../../testing/harness.ts';
 
@@ -166,9 +167,23 @@ describe('device types as data (/api/deviceType/*) and what reads them', () => {
     });
     expect(mixed.meta.success).toBe(true);
     expect(mixed.data.items).toMatchObject({ powerOnTime: '18:30', oilVolumeL: 12.5 });
+    // Tyre thresholds: the low pressure below the high one (the drawer checks the same domain rule).
+    const tyres = await demo.post('/order/save', { terminalID: tid, items: { tyreLowKpa: 300, tyreHighKpa: 200 } });
+    expect(tyres.meta).toMatchObject({
+      success: false,
+      message: 'The low tyre pressure must be below the high one, and the high temperature above 0 °C',
+    });
+    // The tank volume is one of the spec's options (OIL_VOLUME_OPTIONS_L): 1.0–29.9 L in steps of 0.1 L.
+    for (const oilVolumeL of [30, 12.55, 0.5]) {
+      const bad = await demo.post('/order/save', { terminalID: tid, items: { oilVolumeL } });
+      expect(bad.meta, String(oilVolumeL)).toMatchObject({
+        success: false,
+        message: 'Choose a tank volume from 1.0 to 29.9 L, in steps of 0.1 L',
+      });
+    }
   });
 
-  it('reads oil cut replies with the spec texts on the live, record, batch and task paths', async () => {
+  it('reads oil cut replies with the spec texts on the live, record, batch, task and offline-queue paths', async () => {
     const tid = newTerminalId('gt06');
     await addDevice(server, tid, 'gt06');
     const sim = simulatedDevice(server.gateway, 'gt06', tid, {
@@ -199,6 +214,34 @@ describe('device types as data (/api/deviceType/*) and what reads them', () => {
       expect(items.data.list[0].oil.messages).toEqual(live.data.oil.messages);
     } finally {
       sim.stop();
+    }
+    // The offline queue: a cut queued while the device is away is answered when it connects again; its record
+    // and the offline list read the reply with the same texts.
+    const queued = await demo.post<{ id: string; oil: Oil | null }>('/command/insertOffline', {
+      terminalID: tid,
+      content: 'RELAY,1#',
+    });
+    expect(queued.meta.success).toBe(true);
+    const again = simulatedDevice(server.gateway, 'gt06', tid, {
+      replyTo: () => 'Cut failed, GPS has Not FIXED, delay',
+    });
+    await again.connect();
+    try {
+      const answered = await waitFor(
+        async () => {
+          const res = await demo.post<{ list: { id: string; status: string; oil: Oil | null }[] }>('/command/find', {
+            terminalID: tid,
+          });
+          const row = res.data.list.find((r) => r.id === queued.data.id);
+          return row?.status === 'answered' ? row : null;
+        },
+        20_000,
+        'the queued cut answered',
+      );
+      expect(answered.oil?.outcome).toBe('failure');
+      expect(answered.oil?.messages[0]).toMatch(/GPS/);
+    } finally {
+      again.stop();
     }
   });
 

@@ -1,6 +1,6 @@
 // The device settings drawer's stored values (/api/order/save): the work-mode values are checked with the
 // domain's rules (spec §5) before they are stored, as the drawer checks them before it sends.
-import { checkWorkModeSettings, intervalHours } from '@carhere/domain';
+import { checkTyreThresholds, checkWorkModeSettings, intervalHours, oilVolumeLitres } from '@carhere/domain';
 
 type Items = Readonly<Record<string, string | number | boolean | null>>;
 
@@ -17,6 +17,13 @@ export function orderItemsProblem(items: Items): string | null {
   if (items.intervalHours !== null && items.intervalHours !== undefined) {
     const hours = intervalHours(items.intervalHours);
     if (!hours.ok) return hours.message;
+  }
+  const tyres = checkTyreThresholds(items);
+  if (!tyres.ok) return tyres.message;
+  // The tank volume is one of the spec's options (OIL_VOLUME_OPTIONS_L), as the drawer offers them.
+  if (items.oilVolumeL !== null && items.oilVolumeL !== undefined) {
+    const litres = oilVolumeLitres(items.oilVolumeL);
+    if (!litres.ok) return litres.message;
   }
   return null;
 }

@@ -74,6 +74,104 @@ function attr(attributes: Record<string, unknown>, names: string[]): unknown {
   return null;
 }
 
+/** The GW005 line check of one IMEI: registration, connection, last login, firmware, position, QC and SIM card. */
+async function gw005Check(ctx: AppContext, terminalID: string): Promise<z.infer<typeof searchSchema>> {
+  const res = await sql<{
+    id: string;
+    device_type: number;
+    iccid: string | null;
+    online: boolean | null;
+    last_seen: Date | null;
+    pos_time: Date | null;
+    lat: number | null;
+    lon: number | null;
+    valid: boolean | null;
+    satellites: number | null;
+    battery: number | null;
+    attributes: Record<string, unknown> | null;
+  }>`
+    SELECT d.id, d.device_type, d.iccid, s.online, s.last_seen, s.pos_time, s.lat, s.lon, s.valid, s.satellites,
+           s.battery, s.attributes
+      FROM devices d LEFT JOIN device_state s ON s.device_id = d.id
+     WHERE d.terminal_id = ${terminalID}`.execute(ctx.db);
+  const d = res.rows[0];
+  const login = await ctx.db
+    .selectFrom('device_log')
+    .select(['time', 'remote', 'protocol'])
+    .where('terminal_id', '=', terminalID)
+    .where('event', '=', 'login')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  const attributes = d?.attributes ?? {};
+  const iccid = d?.iccid ?? (attr(attributes, ['iccid']) as string | null);
+  // The last quality-control result of this IMEI and the SIM card of its ICCID (modules/qc, modules/cards).
+  const qcRow = await ctx.db
+    .selectFrom('qc_results')
+    .select(['pass', 'tested_at', 'model', 'firmware', 'station', 'failures'])
+    .where('imei', '=', terminalID)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  const cardRow = iccid
+    ? await ctx.db
+        .selectFrom('sim_cards')
+        .select(['iccid', 'msisdn', 'operator', 'state', sql<string | null>`expires_on::text`.as('expires_on')])
+        .where('iccid', '=', iccid)
+        .executeTakeFirst()
+    : undefined;
+  const qc = qcRow
+    ? {
+        pass: qcRow.pass,
+        testedAt: iso(qcRow.tested_at) as string,
+        model: qcRow.model,
+        firmware: qcRow.firmware,
+        station: qcRow.station,
+        failures: Array.isArray(qcRow.failures) ? qcRow.failures.map(String) : [],
+      }
+    : null;
+  const card = cardRow
+    ? {
+        iccid: cardRow.iccid,
+        msisdn: cardRow.msisdn,
+        operator: cardRow.operator,
+        state: cardRow.state,
+        expiresOn: cardRow.expires_on,
+      }
+    : null;
+  const signal = attr(attributes, ['gsmSignal', 'rssi', 'signal', 'gsm']);
+  const firmware = attr(attributes, ['firmware', 'version', 'softwareVersion', 'firmwareVersion']);
+  return {
+    terminalID,
+    registered: d !== undefined,
+    deviceType: d?.device_type ?? null,
+    online: d?.online === true,
+    lastSeen: iso(d?.last_seen),
+    lastLogin: login ? { time: iso(login.time) as string, remote: login.remote, protocol: login.protocol } : null,
+    firmware: firmware === null ? null : String(firmware),
+    position:
+      d && d.lat !== null && d.lon !== null
+        ? { time: iso(d.pos_time), lat: d.lat, lon: d.lon, valid: d.valid, satellites: d.satellites }
+        : null,
+    signal: typeof signal === 'number' ? signal : signal === null ? null : Number(signal),
+    battery: d?.battery ?? null,
+    iccid: iccid ?? null,
+    qc,
+    card,
+  };
+}
+
+/**
+ * The batch line check's verdict for one IMEI: registered, connected now, with a valid fix, and not failed at QC
+ * (no QC record counts as not failed: the line may test before QC).
+ */
+function linePassed(c: z.infer<typeof searchSchema>): boolean {
+  return c.registered && c.online && c.position?.valid === true && c.qc?.pass !== false;
+}
+
+/** IMEIs one batch test checks at most. */
+const BATCH_TEST_MAX = 200;
+
 export async function factoryRoutes(app: App, ctx: AppContext): Promise<void> {
   app.post(
     '/factory/search',
@@ -87,91 +185,36 @@ export async function factoryRoutes(app: App, ctx: AppContext): Promise<void> {
         response: { 200: envelopeOf(searchSchema) },
       },
     },
+    async (req) => ok(await gw005Check(ctx, req.body.terminalID)),
+  );
+
+  app.post(
+    '/device/batchTest',
+    {
+      config: { permission: GW005 },
+      schema: {
+        tags: ['factory'],
+        summary: `Batch test (spec §7 /device/batchTest): the GW005 line check for up to ${BATCH_TEST_MAX} IMEIs, each with its verdict (passed: registered, connected now, a valid fix, not failed at QC), in the order given`,
+        body: z.object({ terminalIDs: z.array(terminalIdSchema).min(1).max(BATCH_TEST_MAX) }),
+        response: {
+          200: envelopeOf(
+            z.object({
+              passed: z.number().int(),
+              failed: z.number().int(),
+              list: z.array(searchSchema.extend({ passed: z.boolean() })),
+            }),
+          ),
+        },
+      },
+    },
     async (req) => {
-      const { terminalID } = req.body;
-      const res = await sql<{
-        id: string;
-        device_type: number;
-        iccid: string | null;
-        online: boolean | null;
-        last_seen: Date | null;
-        pos_time: Date | null;
-        lat: number | null;
-        lon: number | null;
-        valid: boolean | null;
-        satellites: number | null;
-        battery: number | null;
-        attributes: Record<string, unknown> | null;
-      }>`
-        SELECT d.id, d.device_type, d.iccid, s.online, s.last_seen, s.pos_time, s.lat, s.lon, s.valid, s.satellites,
-               s.battery, s.attributes
-          FROM devices d LEFT JOIN device_state s ON s.device_id = d.id
-         WHERE d.terminal_id = ${terminalID}`.execute(ctx.db);
-      const d = res.rows[0];
-      const login = await ctx.db
-        .selectFrom('device_log')
-        .select(['time', 'remote', 'protocol'])
-        .where('terminal_id', '=', terminalID)
-        .where('event', '=', 'login')
-        .orderBy('id', 'desc')
-        .limit(1)
-        .executeTakeFirst();
-      const attributes = d?.attributes ?? {};
-      const iccid = d?.iccid ?? (attr(attributes, ['iccid']) as string | null);
-      // The last quality-control result of this IMEI and the SIM card of its ICCID (modules/qc, modules/cards).
-      const qcRow = await ctx.db
-        .selectFrom('qc_results')
-        .select(['pass', 'tested_at', 'model', 'firmware', 'station', 'failures'])
-        .where('imei', '=', terminalID)
-        .orderBy('id', 'desc')
-        .limit(1)
-        .executeTakeFirst();
-      const cardRow = iccid
-        ? await ctx.db
-            .selectFrom('sim_cards')
-            .select(['iccid', 'msisdn', 'operator', 'state', sql<string | null>`expires_on::text`.as('expires_on')])
-            .where('iccid', '=', iccid)
-            .executeTakeFirst()
-        : undefined;
-      const qc = qcRow
-        ? {
-            pass: qcRow.pass,
-            testedAt: iso(qcRow.tested_at) as string,
-            model: qcRow.model,
-            firmware: qcRow.firmware,
-            station: qcRow.station,
-            failures: Array.isArray(qcRow.failures) ? qcRow.failures.map(String) : [],
-          }
-        : null;
-      const card = cardRow
-        ? {
-            iccid: cardRow.iccid,
-            msisdn: cardRow.msisdn,
-            operator: cardRow.operator,
-            state: cardRow.state,
-            expiresOn: cardRow.expires_on,
-          }
-        : null;
-      const signal = attr(attributes, ['gsmSignal', 'rssi', 'signal', 'gsm']);
-      const firmware = attr(attributes, ['firmware', 'version', 'softwareVersion', 'firmwareVersion']);
-      return ok({
-        terminalID,
-        registered: d !== undefined,
-        deviceType: d?.device_type ?? null,
-        online: d?.online === true,
-        lastSeen: iso(d?.last_seen),
-        lastLogin: login ? { time: iso(login.time) as string, remote: login.remote, protocol: login.protocol } : null,
-        firmware: firmware === null ? null : String(firmware),
-        position:
-          d && d.lat !== null && d.lon !== null
-            ? { time: iso(d.pos_time), lat: d.lat, lon: d.lon, valid: d.valid, satellites: d.satellites }
-            : null,
-        signal: typeof signal === 'number' ? signal : signal === null ? null : Number(signal),
-        battery: d?.battery ?? null,
-        iccid: iccid ?? null,
-        qc,
-        card,
-      });
+      const list = [];
+      for (const terminalID of [...new Set(req.body.terminalIDs)]) {
+        const check = await gw005Check(ctx, terminalID);
+        list.push({ ...check, passed: linePassed(check) });
+      }
+      const passed = list.filter((c) => c.passed).length;
+      return ok({ passed, failed: list.length - passed, list });
     },
   );
 

@@ -7,7 +7,7 @@ import type { JobQueue } from '../../jobs/queue.ts';
 
 export const LOG_CLEANUP_JOB = 'logs.cleanup';
 
-export const LOG_KINDS = ['deviceLog', 'frameLog', 'systemLog', 'commandLog', 'task'] as const;
+export const LOG_KINDS = ['deviceLog', 'frameLog', 'systemLog', 'commandLog', 'task', 'recording'] as const;
 export type LogKind = (typeof LOG_KINDS)[number];
 
 export const DEFAULT_RETENTION_DAYS: Record<LogKind, number> = {
@@ -16,6 +16,7 @@ export const DEFAULT_RETENTION_DAYS: Record<LogKind, number> = {
   systemLog: 30,
   commandLog: 180,
   task: 180,
+  recording: 30,
 };
 
 /** Newest rows kept whatever their age (a storm of warnings or frames stays bounded). */
@@ -51,6 +52,7 @@ export async function cleanupLogs(ctx: Pick<AppContext, 'db'>): Promise<Record<s
   out.task = n(
     await sql`DELETE FROM tasks WHERE created_at < ${before('task')} AND expires_at < now()`.execute(ctx.db),
   );
+  out.recording = n(await sql`DELETE FROM recordings WHERE received_at < ${before('recording')}`.execute(ctx.db));
   await sql`DELETE FROM frame_capture WHERE until < now()`.execute(ctx.db);
   return out;
 }

@@ -241,6 +241,57 @@ describe('factory logs and tools', () => {
     expect((await logUser.post('/factory/search', { terminalID: imei })).status).toBe(403);
   });
 
+  it('batch test (/device/batchTest) runs the GW005 line check for a list of IMEIs, each with its verdict', async () => {
+    const good = newTerminalId('gt06');
+    const idle = newTerminalId('gt06');
+    const unknown = '868120077777778';
+    await addDevice(server, good, 'gt06', { userId: null });
+    await addDevice(server, idle, 'gt06', { userId: null });
+    const sim = simulatedDevice(server.gateway, 'gt06', good);
+    await sim.connect();
+    try {
+      sim.sendFix(sim.o.track.next(5));
+      type Batch = {
+        passed: number;
+        failed: number;
+        list: { terminalID: string; passed: boolean; registered: boolean }[];
+      };
+      const res = await waitFor(async () => {
+        const r = await tester.post<Batch>('/device/batchTest', { terminalIDs: [good, idle, unknown, good] });
+        return r.data.passed === 1 ? r : null;
+      });
+      expect(res.data.failed).toBe(2);
+      expect(res.data.list.map((c) => [c.terminalID, c.registered, c.passed])).toEqual([
+        [good, true, true],
+        [idle, true, false],
+        [unknown, false, false],
+      ]);
+    } finally {
+      sim.stop();
+    }
+    // A QC failure fails the line check even for a connected device with a fix.
+    await server.ctx.db
+      .insertInto('qc_results')
+      .values({
+        kind: 'v1',
+        imei: good,
+        pass: false,
+        model: 'GT06',
+        station: 'L1',
+        failures: JSON.stringify(['gps']),
+      } as never)
+      .execute();
+    const afterQc = await tester.post<{ list: { passed: boolean; qc: { pass: boolean } | null }[] }>(
+      '/device/batchTest',
+      { terminalIDs: [good] },
+    );
+    expect(afterQc.data.list[0]).toMatchObject({ passed: false, qc: { pass: false } });
+    expect((await logUser.post('/device/batchTest', { terminalIDs: [good] })).status).toBe(403);
+    expect((await tester.post('/device/batchTest', { terminalIDs: [] })).status).toBe(400);
+    const tooMany = Array.from({ length: 201 }, (_, i) => `86812000${String(i).padStart(7, '0')}`);
+    expect((await tester.post('/device/batchTest', { terminalIDs: tooMany })).status).toBe(400);
+  });
+
   it('keeps the NB-IoT id registry: set, import with reasons, search, one id per device', async () => {
     const a = newTerminalId('gt06');
     const b = newTerminalId('gt06');

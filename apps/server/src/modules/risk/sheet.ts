@@ -5,7 +5,6 @@ import ExcelJS from 'exceljs';
 import { ApiError } from '../../http/errors.ts';
 
 export const RISK_KINDS = ['market', 'pawnshop', 'repair', 'border', 'other'] as const;
-export type RiskKind = (typeof RISK_KINDS)[number];
 export const RISK_TEMPLATE_COLUMNS = ['name', 'kind', 'lat', 'lon', 'radius', 'dwellMinutes', 'note'] as const;
 
 export interface RiskRow {

@@ -8,7 +8,6 @@ import { callerLang } from '../../http/i18n.ts';
 import type { App } from '../../http/types.ts';
 import { trackJobsOnClose } from '../agent/jobs.ts';
 import { idSchema } from '../agent/schema.ts';
-import { jobSchema } from '../user/importRoutes.ts';
 import { factoryChecksOn, setFactoryChecks } from './facts.ts';
 import { importPresetImeis, importStockDevices } from './imports.ts';
 import { importRoute, jobRoutes } from './jobRoutes.ts';

@@ -9,6 +9,7 @@ import { envelopeOf, ok, pageOf, pageQuery } from '../../http/envelope.ts';
 import { badRequest } from '../../http/errors.ts';
 import { callerLang } from '../../http/i18n.ts';
 import type { App } from '../../http/types.ts';
+import { loadDeviceTypes } from '../deviceTypes/store.ts';
 import { terminalIdSchema } from '../location/params.ts';
 import { MAX_TASK_DEVICES, terminalIdsOf } from '../tasks/routes.ts';
 import { TransferIpService } from './service.ts';
@@ -55,7 +56,15 @@ const searchFilter = z.object({
   status: z.enum(TASK_ITEM_STATES).optional(),
   from: timeSchema.optional(),
   to: timeSchema.optional(),
+  /** A model of the caller's device-type list (/deviceType/list): the stock's model name or a device type's name. */
+  model: z.string().trim().min(1).max(64).optional(),
 });
+
+/** The device-type codes named `model` (the list of other roles holds type names). */
+async function modelCodes(ctx: AppContext, model: string | undefined): Promise<number[]> {
+  if (!model) return [];
+  return (await loadDeviceTypes(ctx.db)).filter((t) => t.name === model).map((t) => t.deviceType);
+}
 
 function imeisOf(body: { terminalIDs?: string[]; text?: string }): string[] {
   const ids = terminalIdsOf(body);
@@ -121,12 +130,14 @@ export async function transferIpRoutes(app: App, ctx: AppContext): Promise<void>
             .regex(/^[0-9A-Za-z]{1,32}$/)
             .optional(),
           status: z.enum(TASK_ITEM_STATES).optional(),
+          /** A model of the caller's device-type list (/deviceType/list). */
+          model: z.string().trim().min(1).max(64).optional(),
           ...pageQuery,
         }),
         response: { 200: envelopeOf(pageOf(resultSchema)) },
       },
     },
-    async (req) => ok(await service.results(req.body)),
+    async (req) => ok(await service.results({ ...req.body, modelCodes: await modelCodes(ctx, req.body.model) })),
   );
 
   app.post(
@@ -142,7 +153,8 @@ export async function transferIpRoutes(app: App, ctx: AppContext): Promise<void>
     },
     async (req) => {
       const { text, terminalIDs, ...rest } = req.body;
-      return ok(await service.results({ ...rest, terminalIDs: imeisOf({ text, terminalIDs }) }));
+      const codes = await modelCodes(ctx, rest.model);
+      return ok(await service.results({ ...rest, modelCodes: codes, terminalIDs: imeisOf({ text, terminalIDs }) }));
     },
   );
 
@@ -160,6 +172,7 @@ export async function transferIpRoutes(app: App, ctx: AppContext): Promise<void>
       const { text, terminalIDs, ...rest } = req.body;
       const found = await service.results({
         ...rest,
+        modelCodes: await modelCodes(ctx, rest.model),
         terminalIDs: imeisOf({ text, terminalIDs }),
         pageNum: 1,
         pageSize: EXPORT_MAX,

@@ -49,6 +49,12 @@ export interface ResultQuery {
   status?: TaskItemRow['state'];
   from?: string;
   to?: string;
+  /**
+   * A model from the caller's device-type list (/deviceType/list, spec §6): the stock's model name of the IMEI,
+   * or a device type of that name (modelCodes, its codes).
+   */
+  model?: string;
+  modelCodes?: number[];
   pageNum: number;
   pageSize: number;
 }
@@ -145,6 +151,11 @@ export class TransferIpService {
     if (q.status) conds.push(sql`ti.state = ${q.status}`);
     if (q.from) conds.push(sql`ti.created_at >= ${new Date(q.from)}`);
     if (q.to) conds.push(sql`ti.created_at <= ${new Date(q.to)}`);
+    if (q.model) {
+      conds.push(sql`(EXISTS (SELECT 1 FROM stock_records sr WHERE sr.imei = ti.terminal_id AND sr.model = ${q.model})
+        OR EXISTS (SELECT 1 FROM devices d WHERE d.terminal_id = ti.terminal_id
+                    AND d.device_type = ANY(${q.modelCodes ?? []}::int[])))`);
+    }
     const where = sql.join(conds, sql` AND `);
     const total = await sql<{ n: string }>`
       SELECT count(*) AS n FROM task_items ti JOIN tasks t ON t.id = ti.task_id WHERE ${where}`.execute(this.ctx.db);

@@ -190,6 +190,14 @@ describe('transfer IP over TCP', () => {
       from: new Date(Date.now() + 3_600_000).toISOString(),
     });
     expect(none.data.total).toBe(0);
+    // By model (spec §6 device-type lists): the stock's model name of the IMEI, or a device type's name.
+    const byModel = async (model: string) =>
+      (await admin.post<{ total: number }>('/transferIp/search', { terminalIDs: [refusing], model })).data.total;
+    expect(await byModel('GW005W')).toBe(0);
+    await server.ctx.db.insertInto('stock_records').values({ imei: refusing, model: 'GW005W' }).execute();
+    expect(await byModel('GW005W')).toBe(1);
+    expect(await byModel('Gt06')).toBe(1); // addDevice registers GT06 devices as type 12, named Gt06
+    expect(await byModel('K100')).toBe(0);
     const xlsx = await server.app.inject({
       method: 'POST',
       url: '/api/transferIp/export',

@@ -38,6 +38,7 @@ import {
   type Alarm,
   type AlarmFilter,
   alarmFences,
+  countAlarmExport,
   deleteAlarms,
   exportAlarms,
   findAlarms,
@@ -148,13 +149,39 @@ export function AlarmsView({ scope }: { scope: 'alarms' | 'alarmsAll' }) {
     });
   };
 
-  const doExport = async () => {
+  const download = async () => {
     try {
       await exportAlarms(filter, `${t('fileName')}-${dayjs().format('YYYYMMDD-HHmm')}.xlsx`);
       message.success(t('exported'));
     } catch (err) {
       message.error((err as Error).message);
     }
+  };
+  // The export count first (spec §7): nothing to export is said at once; above the limit, the user agrees to the
+  // newest rows only before the file is made.
+  const doExport = async () => {
+    let count: { total: number; max: number };
+    try {
+      count = await countAlarmExport(filter);
+    } catch (err) {
+      message.error((err as Error).message);
+      return;
+    }
+    if (count.total === 0) {
+      message.info(t('exportEmpty'));
+      return;
+    }
+    if (count.total <= count.max) {
+      await download();
+      return;
+    }
+    modal.confirm({
+      title: t('exportTruncated', { total: count.total, max: count.max }),
+      okText: t('ok'),
+      cancelText: t('cancel'),
+      okButtonProps: { 'data-testid': 'alarm-export-confirm' } as ButtonProps,
+      onOk: download,
+    });
   };
 
   const columns: ColumnsType<Alarm> = [

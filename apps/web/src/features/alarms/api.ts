@@ -89,6 +89,11 @@ export function alarmFences(ids: string[]): Promise<Record<string, string[]>> {
     : api<Record<string, string[]>>('/fence/findAlarmFences', { alarmIds: ids });
 }
 
+/** Export count (spec §7): how many alarms the filter would export, and the export's row limit. */
+export function countAlarmExport(filter: AlarmFilter): Promise<{ total: number; max: number }> {
+  return api<{ total: number; max: number }>('/deviceAlarms/exportCount', filterBody(filter));
+}
+
 /** Downloads the .xlsx export of a filter through the session cookie. */
 export async function exportAlarms(filter: AlarmFilter, fileName: string): Promise<void> {
   let res: Response;

@@ -163,7 +163,7 @@ export default function CommandPage() {
             style={{ marginBottom: 16 }}
             data-testid="command-access-refused"
           />
-          <CommandRecords terminalID={device.terminalID} />
+          <CommandRecords terminalID={device.terminalID} recording={features?.recording ?? false} />
         </>
       ) : (
         <>
@@ -220,7 +220,7 @@ export default function CommandPage() {
               )}
             </Card>
           </div>
-          <CommandRecords terminalID={device.terminalID} />
+          <CommandRecords terminalID={device.terminalID} recording={features?.recording ?? false} />
         </>
       )}
     </div>

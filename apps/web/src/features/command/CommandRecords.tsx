@@ -7,6 +7,8 @@ import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ReplyCell } from '../deviceTypes/OilOutcome.tsx';
+import { DeviceRecordings } from '../recordings/DeviceRecordings.tsx';
+import { RecordingPlayer } from '../recordings/RecordingsTable.tsx';
 import { type CommandRecord, cancelOffline, findLog, findOpenOffline, findRecords } from './api.ts';
 import { ModeTag, StatusTag } from './statusTag.tsx';
 
@@ -16,8 +18,9 @@ const time = (v: string | null) => (
   <span style={{ whiteSpace: 'nowrap' }}>{v ? dayjs(v).format('YYYY-MM-DD HH:mm:ss') : '-'}</span>
 );
 
-export function CommandRecords({ terminalID }: { terminalID: string }) {
+export function CommandRecords({ terminalID, recording = false }: { terminalID: string; recording?: boolean }) {
   const { t, i18n } = useTranslation('command');
+  const { t: tr } = useTranslation('recordings');
   const { message } = App.useApp();
   const queryClient = useQueryClient();
   const [page, setPage] = useState({ pageNum: 1, pageSize: DEFAULT_PAGE_SIZE });
@@ -102,6 +105,20 @@ export function CommandRecords({ terminalID }: { terminalID: string }) {
                   { title: t('record.sender'), dataIndex: 'sender', key: 'sender' },
                   { title: t('record.sendTime'), key: 'sendTime', render: (_, r) => time(r.sendTime ?? r.createdAt) },
                   { title: t('record.executeTime'), key: 'executeTime', render: (_, r) => time(r.executeTime) },
+                  ...(recording
+                    ? [
+                        {
+                          title: tr('recording'),
+                          key: 'recording',
+                          render: (_: unknown, r: CommandRecord) =>
+                            (r.recordings ?? []).map((id) => (
+                              <div key={id} data-testid={`command-recording-${r.id}`}>
+                                <RecordingPlayer recording={{ id, mediaType: 1 }} />
+                              </div>
+                            )),
+                        },
+                      ]
+                    : []),
                   {
                     title: t('record.log'),
                     key: 'log',
@@ -115,6 +132,15 @@ export function CommandRecords({ terminalID }: { terminalID: string }) {
               />
             ),
           },
+          ...(recording
+            ? [
+                {
+                  key: 'recordings',
+                  label: tr('tab'),
+                  children: <DeviceRecordings terminalID={terminalID} />,
+                },
+              ]
+            : []),
           {
             key: 'offline',
             label: t('tab.offline', { count: offline.data?.length ?? 0 }),

@@ -23,6 +23,8 @@ export interface CommandRecord {
   executeTime: string | null;
   expiresAt: string | null;
   oil?: OilOutcomeView | null;
+  /** Recordings this command produced (record audio). */
+  recordings?: string[];
 }
 
 export interface CommandLogEntry {

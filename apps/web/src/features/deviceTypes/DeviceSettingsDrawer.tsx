@@ -4,6 +4,7 @@
 // lists each command's result. Work-mode values are checked by the domain rules here and on the server.
 import { SettingOutlined } from '@ant-design/icons';
 import {
+  checkTyreThresholds,
   checkWorkModeSettings,
   type DeviceFeature,
   deviceTypeOf,
@@ -177,6 +178,8 @@ export function workModeProblem(v: SettingsValues): string | null {
     mixed: on(v.mixedMode),
   });
   if (!checked.ok) return checked.message;
+  const tyres = checkTyreThresholds(v);
+  if (!tyres.ok) return tyres.message;
   if (v.powerOnTime) {
     const hours = intervalHours(v.intervalHours ?? 24);
     if (!hours.ok) return hours.message;

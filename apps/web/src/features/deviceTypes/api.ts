@@ -1,9 +1,8 @@
 // Device types as the web reads them (client state devicesConfig, spec §3): every configuration keyed by
 // deviceType from /api/deviceType/findAll, the seeded catalogue until it has loaded.
-import { type DeviceFeature, type DeviceTypeConfig, deviceTypeOf, SEED_DEVICE_TYPES } from '@carhere/domain';
+import { type DeviceFeature, type DeviceTypeConfig, hasFeature, SEED_DEVICE_TYPES } from '@carhere/domain';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../api/client.ts';
-import type { Page } from '../../api/types.ts';
 
 export interface StoredDeviceType extends DeviceTypeConfig {
   edited: boolean;
@@ -15,10 +14,6 @@ export const DEVICE_TYPES_KEY = ['deviceTypes'] as const;
 export async function findAllDeviceTypes(signal?: AbortSignal): Promise<StoredDeviceType[]> {
   const byCode = await api<Record<string, StoredDeviceType>>('/deviceType/findAll', {}, { signal });
   return Object.values(byCode).sort((a, b) => a.deviceType - b.deviceType);
-}
-
-export function findDeviceTypes(body: { keyword?: string; pageNum: number; pageSize: number }) {
-  return api<Page<StoredDeviceType>>('/deviceType/find', body);
 }
 
 export function saveDeviceType(config: DeviceTypeConfig) {
@@ -38,5 +33,5 @@ export function useDeviceTypes(): readonly DeviceTypeConfig[] {
 /** Whether a device of this model code has a feature, by its type's configuration. */
 export function useHasFeature(code: number | null | undefined, feature: DeviceFeature): boolean {
   const types = useDeviceTypes();
-  return code == null ? true : deviceTypeOf(types, code).features[feature];
+  return code == null ? true : hasFeature(types, code, feature);
 }

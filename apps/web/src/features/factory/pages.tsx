@@ -19,4 +19,5 @@ export const factoryPages: Record<string, PageLoader> = {
   'log/deviceState': () => import('./logs/DeviceStatePage.tsx'),
   search: () => import('./logs/Gw005Page.tsx'),
   idManager: () => import('./logs/IdManagerPage.tsx'),
+  tapeDownload: () => import('../recordings/TapeDownloadPage.tsx'),
 };

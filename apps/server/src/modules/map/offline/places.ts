@@ -80,9 +80,6 @@ export function warmPlaces(): Promise<PlaceIndex> {
   return loading;
 }
 
-/** The index if it has been loaded, without waiting. */
-export const placesIfReady = (): PlaceIndex | undefined => ready;
-
 function haversineKm(lat1: number, lon1: number, lat2: number, lon2: number): number {
   const dLat = (lat2 - lat1) * RAD;
   const dLon = (lon2 - lon1) * RAD;

@@ -106,7 +106,7 @@ export const importIds = (body: Upload) => api<Job<ImportCountsResult>>('/idMana
 export const when = (v: string | null | undefined) => (v ? new Date(v).toLocaleString() : '');
 
 /** Log kinds with a retention (server modules/logs/cleanup.ts LOG_KINDS). */
-export const LOG_KINDS = ['deviceLog', 'frameLog', 'systemLog', 'commandLog', 'task'] as const;
+export const LOG_KINDS = ['deviceLog', 'frameLog', 'systemLog', 'commandLog', 'task', 'recording'] as const;
 export type LogKind = (typeof LOG_KINDS)[number];
 export const fetchRetention = () => api<Record<LogKind, number>>('/log/retention', undefined, { method: 'GET' });
 export const saveRetention = (kind: LogKind, days: number) =>

@@ -1,5 +1,7 @@
 // /test/transferIp/*: move devices to another server (send, with the new task's per-device results as they
 // arrive), one task's or one IMEI's results, and the search across many devices' results with export.
+
+import { useQuery } from '@tanstack/react-query';
 import { App, Button, Card, DatePicker, Form, Input, InputNumber, Select, Space, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
@@ -7,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import type { TaskItemState } from '../../tasks/api.ts';
 import { STATES } from '../../tasks/TaskProgress.tsx';
 import {
+  deviceTypeList,
   exportTransfer,
   type SearchFilter,
   searchTransfer,
@@ -104,6 +107,9 @@ export function TransferIpResultPage() {
   const [taskId, setTaskId] = useState('');
   const [imei, setImei] = useState('');
   const [status, setStatus] = useState<TaskItemState | undefined>();
+  // The device-type list of spec §6 (wanweiTest: the named account's long list, the others GW005W).
+  const [model, setModel] = useState<string | undefined>();
+  const models = useQuery({ queryKey: ['deviceTypeList'], queryFn: ({ signal }) => deviceTypeList(signal) });
   const [page, setPage] = useState(1);
   const [rows, setRows] = useState<{ total: number; list: TransferResult[] }>({ total: 0, list: [] });
   const search = async (p = 1) => {
@@ -113,6 +119,7 @@ export function TransferIpResultPage() {
         taskId: taskId.trim() || undefined,
         terminalID: imei.trim() || undefined,
         status,
+        model,
         pageNum: p,
         pageSize: 20,
       }),
@@ -136,6 +143,16 @@ export function TransferIpResultPage() {
           data-testid="tipr-imei"
         />
         <StateSelect value={status} onChange={setStatus} />
+        <Select
+          allowClear
+          showSearch
+          placeholder={t('model')}
+          value={model}
+          onChange={(v?: string) => setModel(v)}
+          options={(models.data ?? []).map((m) => ({ value: m, label: m }))}
+          style={{ width: 180 }}
+          data-testid="tipr-model"
+        />
         <Button
           type="primary"
           onClick={() => void search().catch((e: Error) => message.error(e.message))}
@@ -161,6 +178,8 @@ export function TransferIpResultsPage() {
   const [imeis, setImeis] = useState('');
   const [status, setStatus] = useState<TaskItemState | undefined>();
   const [range, setRange] = useState<[Dayjs | null, Dayjs | null] | null>(null);
+  const [model, setModel] = useState<string | undefined>();
+  const models = useQuery({ queryKey: ['deviceTypeList'], queryFn: ({ signal }) => deviceTypeList(signal) });
   const [page, setPage] = useState(1);
   const [rows, setRows] = useState<{ total: number; list: TransferResult[] }>({ total: 0, list: [] });
   const filter = (): SearchFilter => ({
@@ -168,6 +187,7 @@ export function TransferIpResultsPage() {
     status,
     from: range?.[0]?.toISOString(),
     to: range?.[1]?.toISOString(),
+    model,
   });
   const search = async (p = 1) => {
     setPage(p);
@@ -180,6 +200,16 @@ export function TransferIpResultsPage() {
       <Space wrap>
         <DatePicker.RangePicker showTime value={range} onChange={(v) => setRange(v)} />
         <StateSelect value={status} onChange={setStatus} />
+        <Select
+          allowClear
+          showSearch
+          placeholder={t('model')}
+          value={model}
+          onChange={(v?: string) => setModel(v)}
+          options={(models.data ?? []).map((m) => ({ value: m, label: m }))}
+          style={{ width: 180 }}
+          data-testid="tips-model"
+        />
         <Button type="primary" onClick={() => void search().catch(fail)} data-testid="tips-search">
           {t('search')}
         </Button>

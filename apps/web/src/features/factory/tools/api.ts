@@ -42,7 +42,15 @@ export interface SearchFilter {
   status?: TaskItemState;
   from?: string;
   to?: string;
+  /** A model of the caller's device-type list (deviceTypeList). */
+  model?: string;
 }
+
+/**
+ * The caller's device-type list (spec §6): for wanweiTest the named test account's long model list or GW005W,
+ * for other roles the configured types (the server decides, /deviceType/list).
+ */
+export const deviceTypeList = (signal?: AbortSignal) => api<string[]>('/deviceType/list', {}, { signal });
 
 export const sendTransferIp = (body: { text: string; host: string; port: number }) =>
   api<{ taskId: string; total: number }>('/transferIp/send', body);
@@ -52,6 +60,7 @@ export const transferResults = (body: {
   status?: TaskItemState;
   pageNum: number;
   pageSize: number;
+  model?: string;
 }) => api<Page<TransferResult>>('/transferIp/results', body);
 export const searchTransfer = (body: SearchFilter & { pageNum: number; pageSize: number }) =>
   api<Page<TransferResult>>('/transferIp/search', body);
