@@ -11,6 +11,8 @@
 import { rmSync, statSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { findStays, findTrips } from '@carhere/domain';
 import { MemoryBus } from '../apps/server/src/bus/memory.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
@@ -32,6 +34,10 @@ const DAYS = 30;
 /** Fixes every 30 min (48 a day): 1.44 M fixes; half moving, half standing, so days have stays and trips. */
 const STEP_MIN = 30;
 const RUNS = 9;
+
+/** A full garbage collection before each memory measurement (the benchmark runs without --expose-gc). */
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
 
 function median(xs: number[]): number {
   return percentile(
@@ -186,14 +192,16 @@ async function main(): Promise<void> {
         `INSERT INTO stat_exports (user_id, kind, params) VALUES (1, 'find', $1) RETURNING id`,
         [JSON.stringify({ deviceIds, startTime: exportStart, endTime: end - 1, pageNum: 1, pageSize: 100_000 })],
       );
-      global.gc?.();
+      gc();
       const before = process.memoryUsage();
       let peakRss = before.rss;
       let peakHeap = before.heapUsed;
+      let peakBuffers = before.arrayBuffers;
       const sampler = setInterval(() => {
         const m = process.memoryUsage();
         peakRss = Math.max(peakRss, m.rss);
         peakHeap = Math.max(peakHeap, m.heapUsed);
+        peakBuffers = Math.max(peakBuffers, m.arrayBuffers);
       }, 10);
       const s = performance.now();
       await runExport(running.ctx, String(row.rows[0].id), async () => {});
@@ -209,6 +217,7 @@ async function main(): Promise<void> {
         state: done.rows[0].state,
         rssGrowthMB: mb(peakRss - before.rss),
         heapGrowthMB: mb(peakHeap - before.heapUsed),
+        buffersGrowthMB: mb(peakBuffers - before.arrayBuffers),
         fileMB: mb(statSync(done.rows[0].file).size),
         seconds: round(ms / 1000, 1),
       };
@@ -218,10 +227,10 @@ async function main(): Promise<void> {
     const small = await exportOnce(ids.slice(0, 100));
     const large = await exportOnce(ids);
     console.log(
-      `  export ${small.rows} rows: peak growth RSS ${small.rssGrowthMB} MB, heap ${small.heapGrowthMB} MB (${small.fileMB} MB file, ${small.seconds} s)`,
+      `  export ${small.rows} rows: peak growth RSS ${small.rssGrowthMB} MB, heap ${small.heapGrowthMB} MB, buffers ${small.buffersGrowthMB} MB (${small.fileMB} MB file, ${small.seconds} s)`,
     );
     console.log(
-      `  export ${large.rows} rows: peak growth RSS ${large.rssGrowthMB} MB, heap ${large.heapGrowthMB} MB (${large.fileMB} MB file, ${large.seconds} s) — flat if close to the 10,000-row figures`,
+      `  export ${large.rows} rows: peak growth RSS ${large.rssGrowthMB} MB, heap ${large.heapGrowthMB} MB, buffers ${large.buffersGrowthMB} MB (${large.fileMB} MB file, ${large.seconds} s) — flat if close to the 10,000-row figures`,
     );
 
     // ---- 3. ingest with aggregation on vs off
@@ -321,6 +330,8 @@ async function main(): Promise<void> {
       export100kRows: large.rows,
       export100kRssGrowthMB: large.rssGrowthMB,
       export100kHeapGrowthMB: large.heapGrowthMB,
+      export100kBuffersGrowthMB: large.buffersGrowthMB,
+      export10kRssGrowthMB: small.rssGrowthMB,
       export10kHeapGrowthMB: small.heapGrowthMB,
       ingestOnOffRatio: round(onRate / offRate, 3),
       loadAverage1m: round(loadavg()[0], 2),
