@@ -6,7 +6,13 @@ import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { loadConfig } from '../apps/server/src/config.ts';
 import { startServer } from '../apps/server/src/main.ts';
-import { DAILY_JSON_SQL, dailyJsonParams, dailyPageJson } from '../apps/server/src/modules/stat/daily.ts';
+import {
+  DAILY_JSON_DAYS_SQL,
+  DAILY_SORT_MEMORY,
+  dailyJsonParams,
+  dailyPageJson,
+  pageJsonPieces,
+} from '../apps/server/src/modules/stat/daily.ts';
 import { selectDevices } from '../apps/server/src/modules/stat/select.ts';
 import { BENCH_ADMIN_PASSWORD, percentile, round, scratchPostgres } from './lib-gateway-db.ts';
 
@@ -57,11 +63,16 @@ async function main(): Promise<void> {
       phases.select.push(performance.now() - s);
       s = performance.now();
       const jp = dailyJsonParams(devices, start, end - 1);
-      await pool.query({ text: DAILY_JSON_SQL, values: [...jp.values, jp.count], rowMode: 'array' });
+      const client = await pool.connect();
+      await client.query('BEGIN');
+      await client.query(`SET LOCAL work_mem = '${DAILY_SORT_MEMORY}'`);
+      await client.query({ text: DAILY_JSON_DAYS_SQL, values: [...jp.values, 0, 100_000], rowMode: 'array' });
+      await client.query('COMMIT');
+      client.release();
       phases.query.push(performance.now() - s);
 
       s = performance.now();
-      const text = await dailyPageJson(pool, devices, start, end - 1, 0, 100_000);
+      const text = [...pageJsonPieces(await dailyPageJson(pool, devices, start, end - 1, 0, 100_000))].join('');
       phases.json.push(performance.now() - s);
       s = performance.now();
       const res = await fetch(`${running.url}/api/stat/find`, {
