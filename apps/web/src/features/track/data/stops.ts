@@ -2,7 +2,7 @@
 // stood within STAY_RADIUS_M at STATIONARY_SPEED_KMH or slower for at least DEFAULT_STAY_MIN_SECONDS. A device
 // that sleeps while parked reports again from the same place, so the gap is part of the stop; a stop ends
 // when the next fix leaves. The same rule answers /api/stay/find and the statistics' stop counts.
-import { DEFAULT_STAY_MIN_SECONDS, findStays, STATIONARY_SPEED_KMH, STAY_RADIUS_M } from '@carhere/domain';
+import { DEFAULT_STAY_MIN_SECONDS, findStays } from '@carhere/domain';
 import type { TrackData } from './trackData.ts';
 
 export const STOP_MIN_DURATION_MS = DEFAULT_STAY_MIN_SECONDS * 1000;
