@@ -3,7 +3,7 @@
 // SOS and half a minute over 120 km/h, then a final stop). The admin opens every statistics screen and finds
 // that drive's figures (mileage within 1% of the great-circle sum, the stop, the trips, the SOS), a drawn chart
 // on each charted screen, a past-due row that links to the expiry screen, and an export downloaded as xlsx.
-// The device is then transferred to an agent, who sees the same mileage and cannot open the past-due report.
+// Its speed limit is set in the device edit drawer. The device is then transferred to an agent, who sees the same mileage and cannot open the past-due report.
 // The login page never loads the chart chunk. Screenshots: stats-*.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -401,6 +401,25 @@ describe('statistics screens in Chromium', () => {
     const cells: string[] = [];
     book.eachSheet((sheet) => sheet.eachRow((r) => r.eachCell((c) => cells.push(String(c.value)))));
     expect(cells).toContain(IMEI);
+  });
+
+  it('speed limit: set in the device edit drawer (spec §9 default shown), read back by the API', async () => {
+    await page.goto(`${platform.baseUrl}/index/device/deviceList`);
+    const row = page.locator('tr', { hasText: IMEI });
+    await row.getByTestId('device-edit').click();
+    const field = page.getByTestId('device-speed-limit');
+    await expect.poll(() => field.inputValue(), { timeout: 30_000 }).toBe('120');
+    await page.getByText('Overspeed: above the limit for 10 s or more (default 120 km/h)').waitFor();
+    await field.fill('90');
+    await screenshot(page, 'stats-speed-limit');
+    await page.getByTestId('device-edit-save').click();
+    await page.locator('.ant-drawer-content').waitFor({ state: 'hidden' });
+    const read = await apiPost<{ speedLimit: number }>(page, '/device/speedLimit', { terminalID: IMEI });
+    expect(read.data.speedLimit).toBe(90);
+    await row.getByTestId('device-edit').click();
+    await expect.poll(() => page.getByTestId('device-speed-limit').inputValue(), { timeout: 30_000 }).toBe('90');
+    await page.keyboard.press('Escape');
+    await page.locator('.ant-drawer-content').waitFor({ state: 'hidden' });
   });
 
   it('an agent who now owns the device sees the same mileage, and no past-due report', async () => {

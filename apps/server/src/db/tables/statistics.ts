@@ -1,4 +1,4 @@
-// Kysely row types for the statistics tables (migrations/0500_statistics.sql).
+// Kysely row types for the statistics tables (migrations/0500_statistics.sql, 0510_stat_daily_row_json.sql).
 import type { ColumnType, Generated } from 'kysely';
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -22,6 +22,8 @@ export interface StatDailyTable {
   alarms: Json<Record<string, number>>;
   fix_count: Generated<number>;
   computed_at: DefaultTimestamp;
+  /** /stat/find's text of the row after the device's name (migrations/0510_stat_daily_row_json.sql) */
+  row_json: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface StatDirtyTable {

@@ -1,6 +1,6 @@
 // Reading the daily statistics rows (stat_daily) of selected devices over the days a range overlaps, in each
 // device's own statistics zone. Statistics queries read these rows, never the positions.
-import { daysOverlapping } from '@carhere/domain';
+import { daysOverlapping, formatOffset, parseFixedOffset, type TimeZone } from '@carhere/domain';
 import type pg from 'pg';
 import type { StatDevice } from './select.ts';
 
@@ -39,8 +39,20 @@ export type DailyRecord = DailyRow & {
 const DAILY_FROM = `FROM unnest($1::bigint[], $2::date[], $3::date[], $4::text[]) WITH ORDINALITY AS r(id, first_day, last_day, zone, ord)
   JOIN stat_daily s ON s.device_id = r.id AND s.day >= r.first_day AND s.day <= r.last_day`;
 
+/**
+ * A zone as PostgreSQL's AT TIME ZONE reads it. Zone names pass as they are; a fixed offset such as '+08:00'
+ * would be read POSIX-style (hours west of Greenwich, the opposite sign), so it is given with its sign turned.
+ */
+export function sqlZone(zone: TimeZone): string {
+  const offset = parseFixedOffset(zone);
+  if (offset === undefined) return zone;
+  return offset === 0 ? 'UTC' : formatOffset(-offset);
+}
+
 /** statsticState (spec §3): 'final' once computed after its day ended in the owner's zone, else 'partial'. */
-const STATE_SQL = `CASE WHEN s.computed_at >= ((s.day + 1)::timestamp AT TIME ZONE r.zone) THEN 'final' ELSE 'partial' END`;
+const stateSql = (col: (name: string) => string, zone: string) =>
+  `CASE WHEN ${col('computed_at')} >= ((${col('day')} + 1)::timestamp AT TIME ZONE ${zone}) THEN 'final' ELSE 'partial' END`;
+const STATE_SQL = stateSql((c) => `s.${c}`, 'r.zone');
 
 /** The records (exports, totals, alarm counts), ordered by day then terminalID. */
 export const DAILY_SQL = `SELECT s.device_id::text, s.day::text, s.mileage, s.run_seconds, s.stop_count, s.stop_seconds,
@@ -52,30 +64,49 @@ export const DAILY_SQL = `SELECT s.device_id::text, s.day::text, s.mileage, s.ru
 const jsonNum = (col: string) => `CASE WHEN ${col} BETWEEN -1e300 AND 1e300 THEN ${col} ELSE 0 END`;
 
 /**
- * /stat/find's rows as JSON text, one per row, written by PostgreSQL: the documented row (routes.ts dailySchema)
- * field by field, in its order. The device's `"terminalID":…,"displayName":…,` comes from $5 (JSON.stringify in
- * Node: names may hold any character); everything else is digits, dates and fixed words. The first column is
- * the row's place (day, then terminalID) as a number, so no sort is needed here: a 31,000-row sort in the
- * database spilled to disk and a window count doubled the work.
+ * The text of a /stat/find row after the device's name, `"statsticDate":…` to `…"alarmCount":n}`: the
+ * documented row (routes.ts dailySchema) field by field, in its order, all digits, dates and fixed words.
+ * `col(name)` gives the SQL of a stat_daily column, `zone` the owner's zone (for statsticState). The roll-up
+ * stores it in stat_daily.row_json with the row (rollup.ts); reads use it, or this when it is NULL.
  */
-const ROW_JSON = `'{"id":"' || s.device_id || '-' || s.day || '",' || r.head || '"statsticDate":"' || s.day ||
-    '","statsticState":"' || ${STATE_SQL} ||
-    '","mileage":' || ${jsonNum('round(s.mileage)')}::bigint ||
-    ',"runSeconds":' || s.run_seconds || ',"stopCount":' || s.stop_count || ',"stopSeconds":' || s.stop_seconds ||
-    ',"engineSeconds":' || s.engine_seconds || ',"idleSeconds":' || s.idle_seconds ||
-    ',"maxSpeed":' || ${jsonNum('s.max_speed')} || ',"overspeedCount":' || s.overspeed_count ||
-    ',"alarmCount":' || s.alarm_count || '}'`;
+export function rowTailSql(col: (name: string) => string, zone: string): string {
+  return `'"statsticDate":"' || ${col('day')} || '","statsticState":"' || ${stateSql(col, zone)} ||
+    '","mileage":' || ${jsonNum(`round(${col('mileage')})`)}::bigint ||
+    ',"runSeconds":' || ${col('run_seconds')} || ',"stopCount":' || ${col('stop_count')} ||
+    ',"stopSeconds":' || ${col('stop_seconds')} || ',"engineSeconds":' || ${col('engine_seconds')} ||
+    ',"idleSeconds":' || ${col('idle_seconds')} || ',"maxSpeed":' || ${jsonNum(col('max_speed'))} ||
+    ',"overspeedCount":' || ${col('overspeed_count')} || ',"alarmCount":' || ${col('alarm_count')} || '}'`;
+}
+
+/**
+ * /stat/find's rows as JSON text, one per row, written by PostgreSQL: `{"id":…,` and the device's
+ * `"terminalID":…,"displayName":…,` from $5 (JSON.stringify in Node: names may hold any character), then the
+ * row's stored text (formatted here for rows without one).
+ */
+const ROW_JSON = `'{"id":"' || s.device_id || '-' || s.day || '",' || r.head ||
+    COALESCE(s.row_json, ${rowTailSql((c) => `s.${c}`, 'r.zone')})`;
 const DAILY_JSON_FROM = `FROM unnest($1::bigint[], $2::date[], $3::date[], $4::text[], $5::text[]) WITH ORDINALITY
     AS r(id, first_day, last_day, zone, head, ord)
   JOIN stat_daily s ON s.device_id = r.id AND s.day >= r.first_day AND s.day <= r.last_day`;
 
-/** Every row of the range: [place, JSON text], unordered; $6 the number of devices. */
-export const DAILY_JSON_SQL = `SELECT ((s.day - DATE '2000-01-01')::float8 * $6::int + r.ord - 1), ${ROW_JSON}
-  ${DAILY_JSON_FROM}`;
+/**
+ * A page of rows ordered by the database ($6 offset, $7 limit), joined into one text per day: 31 texts instead
+ * of 31,000 rows for 1,000 devices × 31 days, so Node handles a few large strings rather than an object per
+ * row. The rows come in day, then terminalID order from the sorted subquery (OFFSET keeps it a subquery),
+ * and string_agg joins them in that order. Each answer row: [the day's rows, their number].
+ */
+export const DAILY_JSON_DAYS_SQL = `SELECT string_agg(x.j, ','), count(*)::int FROM (
+    SELECT s.day, ${ROW_JSON} AS j ${DAILY_JSON_FROM} ORDER BY s.day, r.ord OFFSET $6 LIMIT $7
+  ) x GROUP BY x.day ORDER BY x.day`;
+/**
+ * Sort memory for DAILY_JSON_DAYS_SQL (set for its transaction only): 100,000 rows of about 300 bytes are
+ * sorted in memory instead of spilling to disk at PostgreSQL's default of 4 MB.
+ */
+export const DAILY_SORT_MEMORY = '64MB';
 /** A small page ordered by the database ($6 offset, $7 limit) and the total. */
 const DAILY_JSON_PAGE_SQL = `SELECT ${ROW_JSON} ${DAILY_JSON_FROM} ORDER BY s.day, r.ord OFFSET $6 LIMIT $7`;
 const DAILY_COUNT_SQL = `SELECT count(*)::int ${DAILY_JSON_FROM}`;
-/** Pages up to this size are ordered and cut by the database; bigger ones read the range and place rows here. */
+/** Pages up to this size come row by row; bigger ones a text per day. */
 const SMALL_PAGE = 1000;
 
 type RawDaily = [
@@ -123,7 +154,7 @@ function dailyParams(devices: readonly StatDevice[], startTime: number, endTime:
     firsts.push(g.first);
     lasts.push(g.last);
   }
-  return { list, values: [list.map((d) => d.id), firsts, lasts, list.map((d) => d.zone)] };
+  return { list, values: [list.map((d) => d.id), firsts, lasts, list.map((d) => sqlZone(d.zone))] };
 }
 
 /**
@@ -171,7 +202,7 @@ export async function loadDaily(
   return out;
 }
 
-/** The parameters of DAILY_JSON_SQL (also for the benchmark's query plan). */
+/** The parameters of the JSON reads ($1–$5; also for the benchmark's query plan). */
 export function dailyJsonParams(devices: readonly StatDevice[], startTime: number, endTime: number) {
   const { list, values } = dailyParams(devices, startTime, endTime);
   const heads = list.map(
@@ -180,11 +211,16 @@ export function dailyJsonParams(devices: readonly StatDevice[], startTime: numbe
   return { count: list.length, values: [...values, heads] };
 }
 
+/** A page of /stat/find: its total and its rows as JSON texts, each one or more rows joined by commas. */
+export interface DailyJsonPage {
+  total: number;
+  parts: string[];
+}
+
 /**
- * One page of /stat/find as JSON text `{"total":…,"list":[…]}`. For 1,000 devices × 30 days (31,000 rows),
- * building an object per row and passing it through the schema serializer cost many times the query; here the
- * database writes each row's text and Node only puts the rows in order (one numeric sort of their places) and
- * joins them.
+ * One page of /stat/find as JSON texts. For 1,000 devices × 30 days (31,000 rows), building an object per row
+ * and passing it through the schema serializer cost many times the query; here the database writes the rows'
+ * text (stored with each row by the roll-up) in order, a text per day, and Node only passes them on.
  */
 export async function dailyPageJson(
   pool: pg.Pool,
@@ -193,46 +229,55 @@ export async function dailyPageJson(
   endTime: number,
   offset: number,
   limit: number,
-): Promise<string> {
+): Promise<DailyJsonPage> {
   const { count, values } = dailyJsonParams(devices, startTime, endTime);
-  if (count === 0) return '{"total":0,"list":[]}';
+  if (count === 0) return { total: 0, parts: [] };
+  const counted = () => pool.query<[number]>({ text: DAILY_COUNT_SQL, values, rowMode: 'array' });
   if (limit <= SMALL_PAGE) {
     const [page, total] = await Promise.all([
       pool.query<[string]>({ text: DAILY_JSON_PAGE_SQL, values: [...values, offset, limit], rowMode: 'array' }),
-      pool.query<[number]>({ text: DAILY_COUNT_SQL, values, rowMode: 'array' }),
+      counted(),
     ]);
-    return `{"total":${total.rows[0]?.[0] ?? 0},"list":[${page.rows.map((r) => r[0]).join(',')}]}`;
+    return {
+      total: total.rows[0]?.[0] ?? 0,
+      parts: page.rows.length > 0 ? [page.rows.map((r) => r[0]).join(',')] : [],
+    };
   }
-  const res = await pool.query<[number, string]>({
-    text: DAILY_JSON_SQL,
-    values: [...values, count],
-    rowMode: 'array',
-  });
-  const rows = res.rows;
-  const n = rows.length;
-  // Place and row index packed into one number, so one native numeric sort orders them.
-  const scale = 2 ** Math.ceil(Math.log2(n + 1));
-  const keys = new Float64Array(n);
-  let packed = true;
-  for (let i = 0; i < n; i++) {
-    keys[i] = rows[i][0] * scale + i;
-    if (keys[i] > Number.MAX_SAFE_INTEGER) packed = false;
+  const client = await pool.connect();
+  let days: [string, number][];
+  try {
+    await client.query('BEGIN');
+    await client.query(`SET LOCAL work_mem = '${DAILY_SORT_MEMORY}'`);
+    days = (
+      await client.query<[string, number]>({
+        text: DAILY_JSON_DAYS_SQL,
+        values: [...values, offset, limit],
+        rowMode: 'array',
+      })
+    ).rows;
+    await client.query('COMMIT');
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw err;
+  } finally {
+    client.release();
   }
-  let order: ArrayLike<number>;
-  if (packed) {
-    keys.sort();
-    const idx = new Uint32Array(n);
-    for (let i = 0; i < n; i++) idx[i] = keys[i] % scale;
-    order = idx;
-  } else {
-    order = Array.from({ length: n }, (_, i) => i).sort((a, b) => rows[a][0] - rows[b][0]);
-  }
-  const end = Math.min(n, offset + limit);
-  const parts: string[] = new Array(Math.max(0, end - offset));
-  for (let i = offset; i < end; i++) parts[i - offset] = rows[order[i]][1];
-  return `{"total":${n},"list":[${parts.join(',')}]}`;
+  let n = 0;
+  for (const d of days) n += d[1];
+  // The whole range fitted in the page: its rows are the total; otherwise count them.
+  const total = offset === 0 && n < limit ? n : ((await counted()).rows[0]?.[0] ?? 0);
+  return { total, parts: days.map((d) => d[0]) };
 }
 
+/** A page as the JSON text `{"total":…,"list":[…]}`, in pieces (written one after another, never joined). */
+export function* pageJsonPieces(page: DailyJsonPage): Generator<string> {
+  yield `{"total":${page.total},"list":[`;
+  for (let i = 0; i < page.parts.length; i++) {
+    if (i > 0) yield ',';
+    yield page.parts[i];
+  }
+  yield ']}';
+}
 export interface Totals {
   mileage: number;
   runSeconds: number;

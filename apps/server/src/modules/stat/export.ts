@@ -1,17 +1,18 @@
 // countExport: any statistics answer as an .xlsx file, written by a job on the queue with exceljs's streaming
-// writer (rows are committed as they are written, so memory stays flat however many rows there are), with
-// progress, within the export limits (devices and days per export).
+// writer (XlsxRowWriter: rows are committed as they are written and the writer waits for the file to take
+// them, so memory stays flat however many rows there are; daily rows are read DEVICE_CHUNK devices at a time),
+// with progress, within the export limits (devices and days per export).
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { neutraliseCell, statColumnLabel } from '@carhere/domain';
-import ExcelJS from 'exceljs';
 import type { AppContext } from '../../context.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import { type DailyRecord, loadDaily } from './daily.ts';
 import { EXPORT_COLUMNS, type ExportKind } from './export-kinds.ts';
 import { alarmCounts, battery, fenceVisits, findAllMileage, findByUserIds, pastDue, stays, trips } from './queries.ts';
 import { selectDevices } from './select.ts';
+import { XlsxRowWriter } from './xlsx-rows.ts';
 
 export const EXPORT_JOB = 'stats.export';
 /** Devices read per round when exporting daily rows (keeps memory flat). */
@@ -54,12 +55,12 @@ async function rowsOf(
   caller: Caller,
   kind: ExportKind,
   params: Record<string, unknown>,
-  write: (row: Record<string, unknown>) => void,
+  write: (row: Record<string, unknown>) => Promise<void>,
   progress: (fraction: number) => Promise<void>,
 ): Promise<void> {
   const p = params as never;
-  const each = (rows: object[]) => {
-    for (const r of rows) write(r as Record<string, unknown>);
+  const each = async (rows: object[]) => {
+    for (const r of rows) await write(r as Record<string, unknown>);
   };
   switch (kind) {
     case 'find': {
@@ -72,7 +73,7 @@ async function rowsOf(
           q.startTime,
           q.endTime,
         );
-        each(chunk);
+        await each(chunk);
         await progress(Math.min(1, (i + DEVICE_CHUNK) / Math.max(1, devices.length)) * 0.99);
       }
       return;
@@ -111,27 +112,21 @@ export async function runExport(ctx: AppContext, exportId: string, progress: (f:
   const file = join(exportDirOf(ctx), `stat-${exportId}.xlsx`);
   let count = 0;
   try {
-    const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
-      filename: file,
-      useStyles: false,
-      useSharedStrings: false,
-    });
-    const sheet = workbook.addWorksheet(kind);
-    sheet.addRow(columns.map((c) => statColumnLabel(c.field, row.lang))).commit();
+    const sheet = new XlsxRowWriter(file, kind);
+    await sheet.add(columns.map((c) => statColumnLabel(c.field, row.lang)));
     const caller = { id: String(row.user_id), role: row.role, path: row.path, lang: row.lang };
     await rowsOf(
       ctx,
       caller,
       kind,
       row.params,
-      (r) => {
-        sheet.addRow(columns.map((c) => safeCell(r[c.field]))).commit();
+      async (r) => {
+        await sheet.add(columns.map((c) => safeCell(r[c.field])));
         count++;
       },
       progress,
     );
-    await sheet.commit();
-    await workbook.commit();
+    await sheet.finish();
     await ctx.db
       .updateTable('stat_exports')
       .set({ state: 'done', rows: count, file, finished_at: new Date() })

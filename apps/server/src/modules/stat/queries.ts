@@ -21,7 +21,15 @@ import { reachesPath } from '../../http/hierarchy.ts';
 import { packOf } from '../battery/routes.ts';
 import { driversAt } from '../custself/drivers.ts';
 import { type Caller, reachableUserPath } from '../location/devices.ts';
-import { addInto, dailyPageJson, emptyTotals, loadDaily, type Totals, zoneGroups } from './daily.ts';
+import {
+  addInto,
+  type DailyJsonPage,
+  dailyPageJson,
+  emptyTotals,
+  loadDaily,
+  type Totals,
+  zoneGroups,
+} from './daily.ts';
 import { loadFixColumns } from './fixes.ts';
 import { checkRange, type Selection, type StatDevice, selectDevices } from './select.ts';
 
@@ -33,14 +41,14 @@ export interface Range {
   endTime: number;
 }
 
-/** One page of statFind as JSON text `{"total":…,"list":[…]}` (the /stat/find answer's data). */
+/** One page of statFind as JSON texts (the /stat/find answer's data: daily.ts pageJsonPieces). */
 export async function statFindJson(
   ctx: AppContext,
   caller: Caller,
   q: Selection & Range,
   offset: number,
   limit: number,
-): Promise<string> {
+): Promise<DailyJsonPage> {
   checkRange(q.startTime, q.endTime, STAT_MAX_DAYS);
   const devices = await selectDevices(ctx, caller, q);
   return dailyPageJson(ctx.dbHandle.pool, devices, q.startTime, q.endTime, offset, limit);

@@ -13,6 +13,7 @@ import {
   type TimeZone,
 } from '@carhere/domain';
 import type pg from 'pg';
+import { rowTailSql, sqlZone } from './daily.ts';
 import { loadFixes } from './fixes.ts';
 
 /** Devices a roll-up round takes from stat_dirty. */
@@ -41,10 +42,16 @@ export async function deviceStatInfo(pool: pg.Pool, ids: string[]): Promise<Map<
   );
 }
 
+/** A column of the row being written, for its stored /stat/find text (daily.ts rowTailSql). */
+const upsertColumn = (name: string) =>
+  name === 'day' ? '(x.day::date)' : name === 'computed_at' ? 'now()' : `x.${name}`;
+
+/** $1 device id, $2 the days as JSON, $3 the owner's zone. */
 const UPSERT_DAY = `INSERT INTO stat_daily (device_id, day, mileage, mileage_source, run_seconds, stop_count, stop_seconds,
-    engine_seconds, idle_seconds, max_speed, overspeed_count, alarm_count, alarms, fix_count, computed_at)
+    engine_seconds, idle_seconds, max_speed, overspeed_count, alarm_count, alarms, fix_count, computed_at, row_json)
   SELECT $1, x.day::date, x.mileage, x.mileage_source, x.run_seconds, x.stop_count, x.stop_seconds, x.engine_seconds,
-    x.idle_seconds, x.max_speed, x.overspeed_count, x.alarm_count, x.alarms, x.fix_count, now()
+    x.idle_seconds, x.max_speed, x.overspeed_count, x.alarm_count, x.alarms, x.fix_count, now(),
+    ${rowTailSql(upsertColumn, '$3::text')}
   FROM jsonb_to_recordset($2::jsonb) AS x(day text, mileage float8, mileage_source text, run_seconds int, stop_count int,
     stop_seconds int, engine_seconds int, idle_seconds int, max_speed real, overspeed_count int, alarm_count int,
     alarms jsonb, fix_count int)
@@ -52,7 +59,7 @@ const UPSERT_DAY = `INSERT INTO stat_daily (device_id, day, mileage, mileage_sou
     run_seconds = EXCLUDED.run_seconds, stop_count = EXCLUDED.stop_count, stop_seconds = EXCLUDED.stop_seconds,
     engine_seconds = EXCLUDED.engine_seconds, idle_seconds = EXCLUDED.idle_seconds, max_speed = EXCLUDED.max_speed,
     overspeed_count = EXCLUDED.overspeed_count, alarm_count = EXCLUDED.alarm_count, alarms = EXCLUDED.alarms,
-    fix_count = EXCLUDED.fix_count, computed_at = now()`;
+    fix_count = EXCLUDED.fix_count, computed_at = now(), row_json = EXCLUDED.row_json`;
 
 /** The daily rows of one device for the days overlapping [from, to], from its fixes and alarms. */
 export async function computeDays(
@@ -116,7 +123,7 @@ export async function rollupDevice(pool: pg.Pool, device: DeviceStatInfo, from: 
   const days = await computeDays(pool, device, from, to);
   const rows = days.flatMap((d) => (d.row ? [d.row] : []));
   const empty = days.filter((d) => !d.row).map((d) => d.day);
-  if (rows.length > 0) await pool.query(UPSERT_DAY, [device.id, JSON.stringify(rows)]);
+  if (rows.length > 0) await pool.query(UPSERT_DAY, [device.id, JSON.stringify(rows), sqlZone(device.zone)]);
   if (empty.length > 0) {
     await pool.query('DELETE FROM stat_daily WHERE device_id = $1 AND day = ANY($2::date[])', [device.id, empty]);
   }

@@ -1,6 +1,7 @@
 // /api/stat/*, /api/stay/find — statistics (issue 13, spec §2 count/*, §7). Every endpoint checks its
 // main:stat_* permission and the caller's reach; lists are `{total, list}` with pageNum / pageSize (up to
 // 100000, spec §9; default 100000 as the statistics screens fetch everything in one go).
+import { Readable } from 'node:stream';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { envelopeOf, ok, pageOf } from '../../http/envelope.ts';
@@ -16,6 +17,7 @@ import {
   staysBody,
   tripsBody,
 } from './bodies.ts';
+import { pageJsonPieces } from './daily.ts';
 import { exportRoutes } from './export-routes.ts';
 import {
   alarmCounts,
@@ -165,13 +167,17 @@ export async function statRoutes(app: App, ctx: AppContext): Promise<void> {
     },
     async (req, reply) => {
       const b = req.body as z.infer<typeof statFindBody>; // validated by the route's schema
-      // Up to 100,000 rows: the page is written as JSON text by hand (daily.ts dailyPageJson, the fields of
-      // dailySchema) and sent as it is, without an object per row or the schema serializer.
-      const list = await statFindJson(ctx, req.user!, b, (b.pageNum - 1) * b.pageSize, b.pageSize);
+      // Up to 100,000 rows: the page is written as JSON text by the database (daily.ts dailyPageJson, the
+      // fields of dailySchema) and sent on piece by piece, without an object per row, the schema serializer
+      // or one joined string.
+      const page = await statFindJson(ctx, req.user!, b, (b.pageNum - 1) * b.pageSize, b.pageSize);
       const envelope = JSON.stringify(ok(null));
-      return reply
-        .type('application/json; charset=utf-8')
-        .send(`${envelope.slice(0, -'null}'.length)}${list}}` as never);
+      function* body() {
+        yield envelope.slice(0, -'null}'.length);
+        yield* pageJsonPieces(page);
+        yield '}';
+      }
+      return reply.type('application/json; charset=utf-8').send(Readable.from(body(), { objectMode: false }) as never);
     },
   );
 

@@ -95,5 +95,26 @@ describe('per-device speed limit', () => {
       ).rows.map((r) => r.t);
     await waitFor(async () => (await overspeeds()).length > 0, 20_000, 'overspeed alarm');
     expect(await overspeeds()).toEqual([t0 + 24_000]);
+
+    // The daily row (rolled up by the job from the dirty marks the ingest wrote) counts one overspeed event over
+    // the device's limit of 80: under the default 120 there would be none (the fastest fix is 119 km/h).
+    const pool = server.ctx.dbHandle.pool;
+    const range = { terminalIDs: [tid], startTime: t0 - 3_600_000, endTime: t0 + 3_600_000 };
+    const row = await waitFor(
+      async () => {
+        if (((await pool.query('SELECT 1 FROM stat_dirty WHERE device_id = $1', [deviceId])).rowCount ?? 0) > 0)
+          return null;
+        const res = await demo.post<{ list: { overspeedCount: number; maxSpeed: number; alarmCount: number }[] }>(
+          '/stat/find',
+          range,
+        );
+        const rows = res.data.list;
+        return rows.length > 0 && rows.some((r) => r.maxSpeed === 119) ? rows : null;
+      },
+      30_000,
+      'daily row',
+    );
+    expect(row.reduce((n, r) => n + r.overspeedCount, 0)).toBe(1);
+    expect(row.reduce((n, r) => n + r.alarmCount, 0)).toBe(1); // the ingest's overspeed alarm
   }, 60_000);
 });

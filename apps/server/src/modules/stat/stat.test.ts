@@ -6,6 +6,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDevice, demoClient, newTerminalId, userClient, waitFor } from '../../gateway/test-support.ts';
 import { type ApiClient, createTestServer, type TestServer } from '../../testing/harness.ts';
+import { sqlZone } from './daily.ts';
 import { markForRebuild, runRollup } from './rollup.ts';
 import { dailySchema } from './routes.ts';
 
@@ -181,6 +182,76 @@ describe('/api/stat', () => {
     expect((await demo.post('/stat/find', { terminalIDs: [tid] })).status).toBe(400);
     expect((await logUser.post('/stat/find', range)).status).toBe(403);
     expect((await demo.post('/stat/find', { ...range, terminalIDs: [foreign] })).status).toBe(403);
+  });
+
+  it('stat/find: the row text stored by the roll-up is the one formatted at read time; fixed-offset zones', async () => {
+    const pool = server.ctx.dbHandle.pool;
+    const id = String(
+      (await server.ctx.db.selectFrom('devices').select('id').where('terminal_id', '=', tid).executeTakeFirstOrThrow())
+        .id,
+    );
+    const stored = await pool.query('SELECT 1 FROM stat_daily WHERE device_id = $1 AND row_json IS NOT NULL', [id]);
+    expect(stored.rowCount).toBe(2);
+    const read = () => demo.post<{ total: number; list: unknown[] }>('/stat/find', { terminalIDs: [tid], ...range });
+    const withStored = (await read()).data;
+    await pool.query('UPDATE stat_daily SET row_json = NULL WHERE device_id = $1', [id]);
+    try {
+      expect((await read()).data).toEqual(withStored);
+    } finally {
+      await markForRebuild(pool);
+      await runRollup(pool);
+    }
+    // '+08:00' is 8 hours east for PostgreSQL too (its POSIX reading of the bare text is 8 hours west).
+    const end = await pool.query<{ t: Date }>(`SELECT (DATE '2026-11-02' + 1)::timestamp AT TIME ZONE $1 AS t`, [
+      sqlZone('+08:00'),
+    ]);
+    expect(end.rows[0].t.toISOString()).toBe('2026-11-02T16:00:00.000Z');
+    expect(sqlZone('UTC')).toBe('UTC');
+    expect(sqlZone('Asia/Shanghai')).toBe('Asia/Shanghai');
+  });
+
+  it('stat/find: big pages (a text per day) and small pages (row by row) give the same rows in order', async () => {
+    const pager = await userClient(server, 'stat-pager', 2);
+    const pagerId = String(
+      (
+        await server.ctx.db
+          .selectFrom('users')
+          .select('id')
+          .where('username', '=', 'stat-pager')
+          .executeTakeFirstOrThrow()
+      ).id,
+    );
+    const pool = server.ctx.dbHandle.pool;
+    // 45 devices × 30 days = 1,350 daily rows written directly (no stored text: formatted at read time)
+    await pool.query(
+      `INSERT INTO devices (terminal_id, user_id, protocol)
+       SELECT '86213000' || lpad(g::text, 7, '0'), $1, 2 FROM generate_series(1, 45) g`,
+      [pagerId],
+    );
+    try {
+      await pool.query(
+        `INSERT INTO stat_daily (device_id, day, mileage, run_seconds, stop_count, max_speed, alarm_count, computed_at)
+         SELECT d.id, DATE '2026-09-01' + g, 1000 + d.id + g, 60 * g, g % 3, 40.5 + g, g % 2, now()
+         FROM devices d, generate_series(0, 29) g WHERE d.user_id = $1`,
+        [pagerId],
+      );
+      const sept = { startTime: Date.UTC(2026, 7, 31, 16), endTime: Date.UTC(2026, 8, 30, 16) - 1 };
+      type Page = { total: number; list: { statsticDate: string; terminalID: string }[] };
+      const all = (await pager.post<Page>('/stat/find', sept)).data;
+      expect(all.total).toBe(1350);
+      expect(all.list).toHaveLength(1350);
+      const keys = all.list.map((r) => `${r.statsticDate} ${r.terminalID}`);
+      expect(keys).toEqual([...keys].sort());
+      expect(new Set(keys).size).toBe(1350);
+      const big = await pager.post<Page>('/stat/find', { ...sept, pageSize: 1001, pageNum: 2 });
+      expect(big.data).toEqual({ total: 1350, list: all.list.slice(1001) });
+      const small = await pager.post<Page>('/stat/find', { ...sept, pageSize: 1000, pageNum: 2 });
+      expect(small.data).toEqual({ total: 1350, list: all.list.slice(1000) });
+      const cut = await pager.post<Page>('/stat/find', { ...sept, pageSize: 1200, pageNum: 1 });
+      expect(cut.data).toEqual({ total: 1350, list: all.list.slice(0, 1200) });
+    } finally {
+      await pool.query('DELETE FROM devices WHERE user_id = $1', [pagerId]);
+    }
   });
 
   it('stat/findAllMileage: per device totals, zero rows included', async () => {

@@ -25,7 +25,7 @@ export function BatteryPackDrawer({
   });
   const pack = query.data?.pack ?? null;
   const value = (v: number | null | undefined, unit: string, digits = 1) =>
-    v === null || v === undefined ? '-' : `${f.num(v, digits)} ${unit}`;
+    v === null || v === undefined ? '-' : `${f.fixed(v, digits)} ${unit}`;
   return (
     <Drawer open width={420} title={t('battery.packTitle', { name: title })} onClose={onClose} destroyOnHidden>
       <div data-testid="battery-pack">

@@ -83,7 +83,7 @@ export default function BatteryPage() {
       title: t('battery.voltage'),
       key: 'voltage',
       align: 'right',
-      render: (_, r) => (r.voltage === null ? '-' : `${f.num(r.voltage, 2)} V`),
+      render: (_, r) => (r.voltage === null ? '-' : `${f.fixed(r.voltage, 2)} V`),
     },
     {
       title: t('battery.state'),

@@ -102,8 +102,11 @@ export function formatKm(metres: number, locale: string): string {
   }).format(km);
 }
 
-export function formatNumber(value: number, locale: string, digits = 0): string {
-  return new Intl.NumberFormat(intlLocale(locale), { maximumFractionDigits: digits }).format(value);
+export function formatNumber(value: number, locale: string, digits = 0, fixed = false): string {
+  return new Intl.NumberFormat(intlLocale(locale), {
+    maximumFractionDigits: digits,
+    minimumFractionDigits: fixed ? digits : 0,
+  }).format(value);
 }
 
 /** Hours and minutes of a duration, as numbers for the catalogue's "{{h}} h {{m}} min". */

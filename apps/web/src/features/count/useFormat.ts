@@ -20,6 +20,8 @@ export function useFormat() {
       km: (metres: number) => t('unit.km', { value: formatKm(metres, lang) }),
       kmBare: (metres: number) => formatKm(metres, lang),
       num: (n: number, digits = 0) => formatNumber(n, lang, digits),
+      /** Always `digits` decimals (a voltage: 51.20 V). */
+      fixed: (n: number, digits: number) => formatNumber(n, lang, digits, true),
       speed: (kmh: number) => t('unit.kmh', { value: formatNumber(kmh, lang, 0) }),
       duration: (seconds: number) => t('unit.duration', hoursMinutes(seconds)),
       time: (iso: string | number) => formatDateTime(typeof iso === 'number' ? iso : Date.parse(iso), zone),

@@ -2,7 +2,7 @@
 // by another device asks for a new one), icon type 1-12 with its image, time zone, picture.
 import { UploadOutlined } from '@ant-design/icons';
 import { carNumber, simNumber, TIME_ZONE_OPTIONS } from '@carhere/domain';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Drawer, Form, Image, Input, InputNumber, Select, Space, Upload } from 'antd';
 import i18n from 'i18next';
 import { useState } from 'react';
@@ -28,6 +28,7 @@ export function DeviceEditDrawer({ id, onClose }: { id: string; onClose: (change
   const { message, modal } = App.useApp();
   const [form] = Form.useForm<DevicePatch>();
   const [picture, setPicture] = useState<string | null | undefined>(undefined);
+  const queryClient = useQueryClient();
   const device = useQuery({ queryKey: ['device', id], queryFn: () => findDevice(id) });
   const limit = useQuery({ queryKey: ['device', id, 'speedLimit'], queryFn: () => findSpeedLimit(id) });
   const shownPicture = picture === undefined ? device.data?.picture : picture;
@@ -36,7 +37,8 @@ export function DeviceEditDrawer({ id, onClose }: { id: string; onClose: (change
     const v = (await form.validateFields()) as DevicePatch & { speedLimit?: number | null };
     try {
       if (limit.data && typeof v.speedLimit === 'number' && v.speedLimit !== limit.data.speedLimit) {
-        await updateSpeedLimit(id, v.speedLimit);
+        // The drawer opens again with the saved limit (its form starts from the cached answer).
+        queryClient.setQueryData(['device', id, 'speedLimit'], await updateSpeedLimit(id, v.speedLimit));
       }
       await updateDevice(id, {
         nickname: v.nickname ?? '',
@@ -47,6 +49,7 @@ export function DeviceEditDrawer({ id, onClose }: { id: string; onClose: (change
         timeZone: v.timeZone,
         ...(picture !== undefined ? { picture } : {}),
       });
+      await queryClient.invalidateQueries({ queryKey: ['device', id], exact: true });
       message.success(domainText('action.save.success'));
       onClose(true);
     } catch (err) {
