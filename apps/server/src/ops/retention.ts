@@ -7,8 +7,8 @@
 // in positions_default and are deleted by time. Alarms are one table: deleted by time in bounded rounds.
 // Logs have their own settings (log_retention, modules/logs/cleanup.ts).
 //
-// It runs as a daily job on the job queue: every API process asks for it, the queue keeps one job per day slot
-// and one worker runs it, so it runs once across processes.
+// It runs as a job on the job queue: every API process asks for it every six hours, the queue keeps one job
+// per 12-hour slot and one worker runs it, so it runs once across processes (twice a day at most).
 import type pg from 'pg';
 import type { AppContext } from '../context.ts';
 import type { JobQueue } from '../jobs/queue.ts';
@@ -66,8 +66,8 @@ export async function applyRetention(
 }
 
 /**
- * Registers the retention job and asks for it five minutes after start, then every six hours (one job per day
- * slot whatever the number of processes). Returns the stop function of the requesting timers.
+ * Registers the retention job and asks for it five minutes after start, then every six hours (one job per
+ * 12-hour slot whatever the number of processes). Returns the stop function of the requesting timers.
  */
 export async function startRetention(
   ctx: Pick<AppContext, 'dbHandle' | 'config'>,
@@ -91,7 +91,10 @@ export async function startRetention(
   };
 }
 
-/** Queues today's retention run; null when another process already queued it in this day's slot. */
+/**
+ * Queues a retention run; null when another process already queued one in this 12-hour slot (pg-boss keeps
+ * singleton slots within its archive interval, 12 hours).
+ */
 export function requestRetention(jobs: JobQueue): Promise<string | null> {
-  return jobs.enqueue(RETENTION_JOB, {}, { singletonKey: RETENTION_JOB, singletonSeconds: 86_400 });
+  return jobs.enqueue(RETENTION_JOB, {}, { singletonKey: RETENTION_JOB, singletonSeconds: 43_200 });
 }
