@@ -6,7 +6,7 @@ import { checkRoles, parseServeArgs } from './roles.ts';
 
 const usage = `usage: carhere <command>
   serve [--only gateway|api|all]          run the platform (HTTP API, web app, device gateway), or one role of it
-  backup FILE                             write the embedded database (PGlite) to FILE (a .tar.gz)
+  backup FILE                             write the embedded database (PGlite) to FILE (a .tar.gz; its key to FILE.key)
   restore FILE                            replace the embedded database with a backup (the server must be stopped)
   decode --protocol gt06|jt808            decode hex frames from stdin, one JSON object per line
   simulate --protocol gt06|jt808 --devices N --interval S --host H --port P
@@ -115,6 +115,11 @@ async function main(argv: string[]): Promise<number> {
     case 'serve':
       await serve(rest);
       return -1;
+    case 'backup':
+    case 'restore': {
+      const { runBackupCli } = await import('./cli/backup.ts');
+      return runBackupCli(command, rest);
+    }
     case 'decode': {
       const { runDecodeCli } = await import('./cli/decode.ts');
       return runDecodeCli(rest, process.stdin, process.stdout);

@@ -7,7 +7,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/connection.ts';
-import { ApiClient } from '../testing/harness.ts';
 import {
   addDevice,
   createGatewayTestServer,
@@ -16,6 +15,7 @@ import {
   simulatedDevice,
   waitFor,
 } from '../gateway/test-support.ts';
+import { ApiClient } from '../testing/harness.ts';
 
 describe('graceful shutdown', () => {
   let server: GatewayTestServer;
@@ -51,7 +51,7 @@ describe('graceful shutdown', () => {
     let submitted = 0;
     let stopping: Promise<void> | undefined;
     let pendingAtStop = 0;
-    let readyDuring: ReturnType<typeof server.app.inject> | undefined;
+    let readyDuring: Promise<{ statusCode: number; json(): { data: { accepting: boolean } } }> | undefined;
     batcher.submit = (record) => {
       submit(record);
       if (++submitted === 300) {
