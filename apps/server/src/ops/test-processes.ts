@@ -111,11 +111,15 @@ export async function startPostgres(): Promise<TestPostgres> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'carhere-pg-'));
   const data = join(dir, 'data');
-  execFileSync(join(PG_BIN, 'initdb'), ['-D', data, '-U', 'postgres', '-A', 'trust', '--no-sync'], {
-    stdio: 'ignore',
-  });
-  const ctl = (args: string[]) =>
-    execFileSync(join(PG_BIN, 'pg_ctl'), ['-D', data, '-l', join(dir, 'log'), ...args], { stdio: 'ignore' });
+  // PostgreSQL refuses to run as root: as root (CI containers), its tools run as the postgres user.
+  const asRoot = process.getuid?.() === 0;
+  if (asRoot) execFileSync('chown', ['-R', 'postgres:postgres', dir]);
+  const run = (tool: string, args: string[]) =>
+    asRoot
+      ? execFileSync('runuser', ['-u', 'postgres', '--', join(PG_BIN, tool), ...args], { stdio: 'ignore' })
+      : execFileSync(join(PG_BIN, tool), args, { stdio: 'ignore' });
+  run('initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '--no-sync']);
+  const ctl = (args: string[]) => run('pg_ctl', ['-D', data, '-l', join(dir, 'log'), ...args]);
   const start = async () => {
     ctl([
       '-o',
