@@ -6,7 +6,7 @@
 //
 //   npm run bench -- cluster    (BENCH_DATABASE_URL; CLUSTER_DEVICES, CLUSTER_SECONDS, CLUSTER_WORKERS=1,2,4)
 
-import { startCarhere, startNats } from '../apps/server/src/ops/test-processes.ts';
+import { startCarhere, startNats } from '../apps/server/src/ops/test-support.ts';
 import { spawnJsonChild } from './lib-gateway-child.ts';
 import { openContext, registerDevices, report, round, scratchPostgres, terminalIds } from './lib-gateway-db.ts';
 
@@ -38,13 +38,13 @@ async function run(workers: number, natsUrl: string): Promise<Outcome> {
       LOG_HTTP: '0',
     });
     try {
-      // Workers listen a moment after the primary answers: wait for all of them.
-      const deadline = Date.now() + 120_000;
-      while ((server.output().match(/gateway worker \d+ started/g) ?? []).length < workers) {
+      // Workers listen a moment after the primary answers: wait until every one listens on the JT/T 808 port.
+      const deadline = Date.now() + 180_000;
+      const listening = new RegExp(`gateway worker \\d+ listening on port ${server.jt808Port}\\b`, 'g');
+      while ((server.output().match(listening) ?? []).length < workers) {
         if (Date.now() > deadline) throw new Error(`workers did not start:\n${server.output()}`);
         await new Promise((r) => setTimeout(r, 200));
       }
-      await new Promise((r) => setTimeout(r, workers > 0 ? 3000 : 0));
       const load = spawnJsonChild('lib-gateway-load.ts', {
         mode: 'ingest',
         host: '127.0.0.1',

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/connection.ts';
 import { addDevice, createGatewayTestServer, newTerminalId, simulatedDevice } from '../gateway/test-support.ts';
-import { runCarhere } from './test-processes.ts';
+import { runCarhere } from './test-support.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'carhere-backup-'));
 

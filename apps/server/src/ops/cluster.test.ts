@@ -13,7 +13,7 @@ import {
   startCarhere,
   startNats,
   type TestNats,
-} from './test-processes.ts';
+} from './test-support.ts';
 
 const baseUrl = process.env.DATABASE_URL;
 const DEVICES = 6;

@@ -59,6 +59,9 @@ export function startWorkerPool(
     fork();
   });
   cluster.on('online', (worker) => log(`gateway worker ${worker.process.pid} started`));
+  cluster.on('listening', (worker, address) =>
+    log(`gateway worker ${worker.process.pid} listening on port ${address.port}`),
+  );
   for (let i = 0; i < count; i++) fork();
   const alive = () => Object.values(cluster.workers ?? {}).filter((w): w is Worker => !!w && !w.isDead());
 

@@ -18,7 +18,7 @@ import {
   startPostgres,
   type TestNats,
   type TestPostgres,
-} from './test-processes.ts';
+} from './test-support.ts';
 
 const runnable = !!process.env.DATABASE_URL && natsAvailable && postgresToolsAvailable;
 

@@ -24,9 +24,10 @@ const liveHubs = new Set<{ readonly size: number }>();
 const jobQueues = new Set<JobSource>();
 
 export const registry = new Registry();
+// (Gauges read their sources when scraped; they are registered here and need no name in the code.)
 collectDefaultMetrics({ register: registry, prefix: 'carhere_' });
 
-export const deviceConnections = new Gauge({
+new Gauge({
   name: 'carhere_device_connections',
   help: 'Open device TCP connections by protocol',
   labelNames: ['protocol'] as const,
@@ -51,7 +52,7 @@ export const decodeErrors = new Counter({
   registers: [registry],
 });
 
-export const ingestQueueDepth = new Gauge({
+new Gauge({
   name: 'carhere_ingest_queue_depth',
   help: 'Positions waiting for or being written to the database',
   registers: [registry],
@@ -81,7 +82,7 @@ export const ingestRetries = new Counter({
   registers: [registry],
 });
 
-export const liveSubscribers = new Gauge({
+new Gauge({
   name: 'carhere_live_subscribers',
   help: 'Browsers connected to the live WebSocket (/api/ws)',
   registers: [registry],
@@ -107,7 +108,7 @@ export const commandOutcomes = new Counter({
   registers: [registry],
 });
 
-export const jobQueueDepth = new Gauge({
+new Gauge({
   name: 'carhere_job_queue_depth',
   help: 'Background jobs queued or running, by queue',
   labelNames: ['queue'] as const,

@@ -17,7 +17,7 @@ import {
   startCarhere,
   startNats,
   type TestNats,
-} from './test-processes.ts';
+} from './test-support.ts';
 
 describe('serve arguments and refused combinations', () => {
   it('reads --only and refuses unknown roles and options', () => {
