@@ -38,18 +38,19 @@ async function serve(args: string[]): Promise<void> {
   const split = role !== 'all' || config.gatewayWorkers > 0;
   const { serveComponents } = await import('./components.ts');
   const { gatewayStarter } = await import('./gateway/component.ts');
+  const { registry } = await import('./ops/metrics.ts');
+  const withWorkers = config.gatewayWorkers > 0;
   let pool: WorkerPool | null = null;
-  if (config.gatewayWorkers > 0) {
-    pool = cluster.startWorkerPool(config.gatewayWorkers, (line) => console.log(line));
-  }
   const running = await startServer(config, {
     // With gateway workers the primary runs the rest of its role; the workers hold the device ports.
-    role: pool ? (role === 'all' ? 'api' : 'gateway') : role,
+    role: withWorkers ? (role === 'all' ? 'api' : 'gateway') : role,
     logger,
     // The demo fleet drives trackers against this process's own gateway: one-process installations only.
-    components: pool ? [] : split ? [gatewayStarter] : serveComponents,
-    metrics: pool ? () => (pool as WorkerPool).metrics() : undefined,
+    components: withWorkers ? [] : split ? [gatewayStarter] : serveComponents,
+    metrics: withWorkers ? () => (pool ? pool.metrics() : registry.metrics()) : undefined,
   });
+  // The workers start once the primary has migrated the database (they do not migrate themselves).
+  if (withWorkers) pool = cluster.startWorkerPool(config.gatewayWorkers, (line) => console.log(line));
   const shown = running.url.replace('0.0.0.0', 'localhost').replace('[::]', 'localhost');
   const roleText = role === 'all' ? '' : `, role: ${role}`;
   const workersText = pool ? `, ${config.gatewayWorkers} gateway workers` : '';

@@ -40,8 +40,11 @@ async function connectWithRetry(sim: SimulatedDevice, timeoutMs = 30_000): Promi
   }
 }
 
-function workerPids(output: string): number[] {
-  return [...output.matchAll(/gateway worker (\d+) started/g)].map((m) => Number(m[1]));
+/** Workers listening on the port (in the order they started listening). */
+function workerPids(output: string, port: number): number[] {
+  return [...output.matchAll(new RegExp(`gateway worker (\\d+) listening on port ${port}\\b`, 'g'))].map((m) =>
+    Number(m[1]),
+  );
 }
 
 describe.skipIf(!baseUrl || !natsAvailable)('GATEWAY_WORKERS=2: workers share the device ports', () => {
@@ -67,7 +70,11 @@ describe.skipIf(!baseUrl || !natsAvailable)('GATEWAY_WORKERS=2: workers share th
   });
 
   it('spreads devices over the workers; after kill -9 of one they reconnect and get their offline commands', async () => {
-    await waitUntil(() => workerPids(server.output()).length >= 2, 60_000, 'two gateway workers');
+    await waitUntil(
+      () => workerPids(server.output(), server.gt06Port).length >= 2,
+      120_000,
+      'two gateway workers listening',
+    );
     const received = new Map<string, string[]>();
     const sims: SimulatedDevice[] = [];
     for (let i = 0; i < DEVICES; i++) {
@@ -113,7 +120,7 @@ describe.skipIf(!baseUrl || !natsAvailable)('GATEWAY_WORKERS=2: workers share th
 
       // kill -9 a worker that holds some of the devices.
       let lost: SimulatedDevice[] = [];
-      for (const pid of workerPids(server.output()).slice(0, 2)) {
+      for (const pid of workerPids(server.output(), server.gt06Port).slice(0, 2)) {
         process.kill(pid, 'SIGKILL');
         await new Promise((r) => setTimeout(r, 1500));
         lost = sims.filter((s) => !s.connected);
