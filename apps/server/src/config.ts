@@ -39,6 +39,16 @@ export interface Config {
   trustProxy: string[];
   /** Key that seals secrets at rest (SECRET_KEY: 64 hex digits or base64 of 32 bytes); see security/secretBox.ts. */
   secretKey: string | undefined;
+  /** Gateway worker processes sharing the device ports on this machine (GATEWAY_WORKERS; 0: the gateway runs in this process). */
+  gatewayWorkers: number;
+  /** Positions older than this many days are removed, a whole monthly partition at a time (RETENTION_DAYS). */
+  retentionDays: number;
+  /** Alarms older than this many days are removed (ALARM_RETENTION_DAYS; default RETENTION_DAYS). */
+  alarmRetentionDays: number;
+  /** Bearer token /metrics asks for (METRICS_TOKEN); unset: /metrics is open (keep it on the internal network). */
+  metricsToken: string | undefined;
+  /** Longest a graceful shutdown may take before the process exits anyway (SHUTDOWN_TIMEOUT_SECONDS). */
+  shutdownTimeoutMs: number;
 }
 
 function int(value: string | undefined, fallback: number, name: string): number {
@@ -122,5 +132,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowedOrigins: origins(env.ALLOWED_ORIGINS),
     trustProxy: trustProxy(env.TRUST_PROXY),
     secretKey: env.SECRET_KEY || undefined,
+    gatewayWorkers: int(env.GATEWAY_WORKERS, 0, 'GATEWAY_WORKERS'),
+    retentionDays: int(env.RETENTION_DAYS, 400, 'RETENTION_DAYS') || 400,
+    alarmRetentionDays:
+      int(env.ALARM_RETENTION_DAYS, int(env.RETENTION_DAYS, 400, 'RETENTION_DAYS') || 400, 'ALARM_RETENTION_DAYS') ||
+      400,
+    metricsToken: env.METRICS_TOKEN || undefined,
+    shutdownTimeoutMs: int(env.SHUTDOWN_TIMEOUT_SECONDS, 30, 'SHUTDOWN_TIMEOUT_SECONDS') * 1000,
   };
 }

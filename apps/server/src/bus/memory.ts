@@ -40,6 +40,8 @@ export class MemoryBus implements EventBus {
     };
   }
 
+  async ping(): Promise<void> {}
+
   async close(): Promise<void> {
     this.exact.clear();
     this.prefixes.clear();

@@ -59,6 +59,11 @@ export class NatsBus implements EventBus {
     await this.nc.flush();
   }
 
+  async ping(): Promise<void> {
+    if (this.nc.isClosed()) throw new Error('NATS connection closed');
+    await this.nc.flush();
+  }
+
   async close(): Promise<void> {
     for (const s of this.subs) s.unsubscribe();
     this.subs.clear();

@@ -8,5 +8,7 @@ export interface EventBus {
   publish(subject: string, payload: unknown): void;
   /** Returns an unsubscribe function. */
   subscribe(subject: string, handler: BusHandler): () => void;
+  /** Resolves once the bus answers a round trip (readiness); the in-process bus always does. */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -17,12 +17,13 @@ export function listMigrations(dir = migrationsDir): { name: string; sql: string
 export async function migrate(pool: pg.Pool, dir = migrationsDir): Promise<string[]> {
   const client = await pool.connect();
   try {
-    await client.query(
-      'CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
-    );
-    // One migrator at a time across processes sharing a PostgreSQL server.
+    // One migrator at a time across processes sharing a PostgreSQL server (two processes starting together
+    // would otherwise race even on CREATE TABLE IF NOT EXISTS).
     await client.query('SELECT pg_advisory_lock(4242001)');
     try {
+      await client.query(
+        'CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+      );
       const done = new Set(
         (await client.query<{ name: string }>('SELECT name FROM schema_migrations')).rows.map((r) => r.name),
       );

@@ -8,6 +8,7 @@ import { recordDriverIdentity } from '../modules/custself/drivers.ts';
 import { OtaPusher } from '../modules/ota/pusher.ts';
 import { storeRecording } from '../modules/recordings/store.ts';
 import { RollupRequester } from '../modules/stat/jobs.ts';
+import { watchGateway } from '../ops/metrics.ts';
 import { DeviceLog } from './device-log.ts';
 import { DeviceDirectory } from './directory.ts';
 import { CommandDispatcher } from './dispatcher.ts';
@@ -60,7 +61,8 @@ export interface Gateway {
   gpsTest: FactoryGpsTest;
   /** Commands to NB-IoT devices through the IoT platform, and their replies from push callbacks. */
   nb: NbCommands;
-  stop(): Promise<void>;
+  /** Graceful stop; `timeoutMs` bounds the wait for the last writes (and ACKs) before the sockets close. */
+  stop(timeoutMs?: number): Promise<void>;
 }
 
 declare module '../context.ts' {
@@ -197,6 +199,11 @@ export async function startGateway(
     listeners.push(gt06, jt808);
   }
 
+  const unwatch = watchGateway({
+    connections: () => Object.fromEntries(listeners.map((l) => [l.protocol, l.open])),
+    ingestQueueDepth: () => batcher.pendingRows,
+  });
+
   let stopped = false;
   const gateway: Gateway = {
     options,
@@ -213,12 +220,24 @@ export async function startGateway(
     capture,
     gpsTest,
     nb,
-    stop: async () => {
+    stop: async (timeoutMs = 10_000) => {
       if (stopped) return;
       stopped = true;
       for (const off of unsubscribes) off();
-      // Stop accepting, then close the open sessions (a listener's close waits for its connections).
+      unwatch();
+      // Graceful: stop accepting; stop reading (what has arrived is all this process acknowledges); write what
+      // is queued, which sends its ACKs (bounded: a database that is down does not hold the shutdown); then close
+      // the sockets after their last bytes, so the devices reconnect to another process.
       const closing = Promise.all(listeners.map((l) => l.stop()));
+      registry.holdAll();
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        batcher.flush(),
+        new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, timeoutMs);
+        }),
+      ]);
+      clearTimeout(timer);
       registry.closeAll();
       await closing;
       registry.stop();

@@ -7,6 +7,8 @@ import { Session, type SessionContext } from './session.ts';
 export class DeviceListener {
   private server: Server | null = null;
   private boundPort = 0;
+  /** Open connections accepted by this listener. */
+  open = 0;
 
   constructor(
     readonly protocol: ProtocolName,
@@ -39,6 +41,8 @@ export class DeviceListener {
 
   private accept(socket: Socket): void {
     socket.setKeepAlive(true, 60_000);
+    this.open++;
+    socket.once('close', () => this.open--);
     try {
       new Session(socket, this.newCodec(), this.ctx);
     } catch (err) {

@@ -7,6 +7,8 @@ export interface RegisteredSession {
   deviceId: string | null;
   lastActivity: number;
   close(reason: 'replaced' | 'idle' | 'shutdown'): void;
+  /** Stops reading from the connection (graceful shutdown). */
+  hold?(): void;
 }
 
 export class SessionRegistry {
@@ -52,6 +54,10 @@ export class SessionRegistry {
 
   closeIdle(now: number): void {
     for (const s of this.all) if (now - s.lastActivity > this.idleMs) s.close('idle');
+  }
+
+  holdAll(): void {
+    for (const s of this.all) s.hold?.();
   }
 
   closeAll(): void {

@@ -1,8 +1,10 @@
 // One device connection: split → decode → bind to a registered device → ingest → ACK after commit.
 // Commands go out through `sendCommand`; replies come back to the dispatcher.
+
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Socket } from 'node:net';
 import type { CommandReply, DecodedMessage, ProtocolName } from '@carhere/protocols';
+import { decodeErrors, framesReceived } from '../ops/metrics.ts';
 import type { DeviceLog } from './device-log.ts';
 import type { DeviceDirectory, DeviceRef } from './directory.ts';
 import type { FactoryGpsTest, GpsTestRun } from './factory-gps-test.ts';
@@ -79,6 +81,7 @@ export class Session implements RegisteredSession {
   private binding: Uint8Array[] | null = null;
   /** Undecodable frames in a row. */
   private badFrames = 0;
+  private held = false;
   /** Frames that came before the device identified itself. */
   private unidentified = 0;
   /** Bytes the splitter threw away in the current minute. */
@@ -129,7 +132,7 @@ export class Session implements RegisteredSession {
     if (this.ctx.batcher.overloaded && !this.socket.isPaused()) {
       this.socket.pause();
       this.ctx.batcher.whenRoom().then(() => {
-        if (!this.closed) this.socket.resume();
+        if (!this.closed && !this.held) this.socket.resume();
       });
     }
   }
@@ -157,6 +160,7 @@ export class Session implements RegisteredSession {
 
   private handleFrame(frame: Uint8Array): void {
     const device = this.device;
+    framesReceived.inc({ protocol: this.codec.protocol });
     let res = this.codec.decode(frame, device ? this.ctx.models.acceptsBadChecksums(device.deviceType) : false);
     let checksumBad = false;
     // Staff see every frame of a captured device, corrupted ones included (before the checksum verdict).
@@ -173,6 +177,7 @@ export class Session implements RegisteredSession {
           this.remote,
         );
     }
+    if (!res.ok) decodeErrors.inc({ protocol: this.codec.protocol });
     if (!res.ok && res.error.code === 'bad_checksum') {
       if (device) {
         // Dropped and logged; not garbage: the connection keeps working.
@@ -491,13 +496,20 @@ export class Session implements RegisteredSession {
     this.close('garbage');
   }
 
+  /** Stops reading the socket for good (graceful shutdown: what arrived is written and ACKed, nothing more). */
+  hold(): void {
+    this.held = true;
+    if (!this.socket.destroyed) this.socket.pause();
+  }
+
   close(reason: CloseReason): void {
     if (this.closed) return;
     this.closed = true;
     this.binding = null;
     this.ctx.registry.remove(this);
     if (!this.socket.destroyed) {
-      if (reason === 'refused') this.socket.destroySoon();
+      // Refused and shut down: the bytes already written (a refusal, the last ACKs) go out before the FIN.
+      if (reason === 'refused' || reason === 'shutdown') this.socket.destroySoon();
       else this.socket.destroy();
     }
     const device = this.device;

@@ -1,4 +1,5 @@
 // Fastify setup: zod validation, OpenAPI, cookies, sessions, permission guard, envelope errors, the web app.
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyCookie from '@fastify/cookie';
@@ -17,6 +18,7 @@ import {
 import type { AppContext } from '../context.ts';
 import { AuditRecorder } from '../modules/audit/recorder.ts';
 import { customTilesOrigin } from '../modules/map/tileProviders.ts';
+import { httpSeconds, registry } from '../ops/metrics.ts';
 import { holdsPermission, permissionsOf } from './access.ts';
 import { fail } from './envelope.ts';
 import { ApiError, SessionExpired } from './errors.ts';
@@ -44,6 +46,14 @@ export interface BuildAppOptions {
   /** Folder of the built web app to serve at '/', if present. */
   webDist?: string;
   logger?: boolean | { level: string; hooks?: { logMethod: (...a: never[]) => void } };
+  /** The text GET /metrics answers (default: this process's registry; a cluster primary adds its workers'). */
+  metrics?: () => Promise<string>;
+}
+
+/** Constant-time comparison of two header values (hashed first, so lengths tell nothing). */
+function sameToken(given: string, expected: string): boolean {
+  const h = (s: string) => createHash('sha256').update(s).digest();
+  return timingSafeEqual(h(given), h(expected));
 }
 
 export async function buildApp(ctx: AppContext, opts: BuildAppOptions): Promise<App> {
@@ -56,7 +66,24 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions): Promise<
     bodyLimit: 20 * 1024 * 1024,
     // Long jobs (imports, exports) may run for minutes; the web client waits up to 300000 ms (spec §7).
     requestTimeout: 300_000,
+    // Every log line of a request carries its id (reqId): the caller's X-Request-Id when it is a short token
+    // (a proxy's id follows the request through), else a fresh UUID. The response says which (X-Request-Id).
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w.:-]{1,64}$/.test(given) ? given : randomUUID();
+    },
   }).withTypeProvider<ZodTypeProvider>();
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+  });
+  // HTTP latency by route (the route's pattern, not the URL: ids do not multiply the series).
+  app.addHook('onResponse', async (req, reply) => {
+    httpSeconds.observe(
+      { method: req.method, route: req.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
+  });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
@@ -186,6 +213,17 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions): Promise<
     },
     { prefix: '/api' },
   );
+
+  // Prometheus scrapes this process here (text format). With METRICS_TOKEN set it asks for that bearer token;
+  // without, keep the path on the internal network (the deployment guide's nginx does not pass it through).
+  app.get('/metrics', { schema: { hide: true } }, async (req, reply) => {
+    const token = ctx.config.metricsToken;
+    if (token && !sameToken(String(req.headers.authorization ?? ''), `Bearer ${token}`)) {
+      return reply.code(401).send(fail(401, translate('noPermissionAccount', callerLang(req))));
+    }
+    const text = await (opts.metrics ?? (() => registry.metrics()))();
+    return reply.type(registry.contentType).send(text);
+  });
 
   app.get('/api/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
 

@@ -10,6 +10,7 @@
 
 import type pg from 'pg';
 import PgBoss from 'pg-boss';
+import { watchJobQueue } from '../ops/metrics.ts';
 
 declare module '../context.ts' {
   interface AppServices {
@@ -82,12 +83,18 @@ const PROGRESS_SQL = `INSERT INTO job_progress (job_id, name, progress, detail, 
   ON CONFLICT (job_id) DO UPDATE SET progress = EXCLUDED.progress,
     detail = coalesce($4::jsonb, job_progress.detail), updated_at = now()`;
 
-export async function startJobQueue(pool: pg.Pool, onError: (err: unknown) => void = () => {}): Promise<JobQueue> {
+export async function startJobQueue(
+  pool: pg.Pool,
+  onError: (err: unknown) => void = () => {},
+  /** supervise: run pg-boss maintenance here (false in gateway-only processes, which only queue jobs). */
+  opts: { supervise?: boolean } = {},
+): Promise<JobQueue> {
   const boss = new PgBoss({
     db: poolAdapter(pool),
-    // No cron schedules (no clock-skew monitor timers); maintenance keeps the archive small.
+    // No cron schedules (no clock-skew monitor timers); maintenance keeps the archive small. Several processes
+    // may supervise at once: pg-boss serialises its maintenance with an advisory lock.
     schedule: false,
-    supervise: true,
+    supervise: opts.supervise ?? true,
     maintenanceIntervalSeconds: 300,
   });
   boss.on('error', onError);
@@ -98,6 +105,13 @@ export async function startJobQueue(pool: pg.Pool, onError: (err: unknown) => vo
     if (!(await boss.getQueue(name))) await boss.createQueue(name, { name, policy: 'standard' });
     created.add(name);
   };
+  const unwatch = watchJobQueue({
+    depth: async () => {
+      const out: Record<string, number> = {};
+      for (const name of created) out[name] = await boss.getQueueSize(name, { before: 'completed' });
+      return out;
+    },
+  });
   const progress = async (id: string, name: string, fraction: number, detail?: Record<string, unknown>) => {
     const text = detail === undefined ? null : JSON.stringify(detail);
     await pool.query(PROGRESS_SQL, [id, name, Math.max(0, Math.min(1, fraction)), text]);
@@ -151,6 +165,7 @@ export async function startJobQueue(pool: pg.Pool, onError: (err: unknown) => vo
       };
     },
     async stop() {
+      unwatch();
       await boss.stop({ graceful: true, wait: true, timeout: 60_000 });
     },
   };

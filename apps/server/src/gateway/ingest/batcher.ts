@@ -8,6 +8,7 @@
 import type pg from 'pg';
 import type { EventBus } from '../../bus/types.ts';
 import { INVALIDATE_SEGMENTS_SQL, notePastDay } from '../../modules/track/segments.ts';
+import { ingestBatchSeconds, ingestRetries, positionsAcknowledged } from '../../ops/metrics.ts';
 import { type AlarmEvent, type DeviceEnvelope, type PositionEvent, Subjects } from '../events.ts';
 import type { PartitionManager } from './partitions.ts';
 import type { DeviceStateWriter } from './state-writer.ts';
@@ -285,11 +286,13 @@ export class IngestBatcher {
         const alarms = await this.write(batch);
         const took = performance.now() - started;
         if (took > this.stats.slowestWriteMs) this.stats.slowestWriteMs = took;
+        ingestBatchSeconds.observe(took / 1000);
         this.committed(batch, alarms);
         return;
       } catch (err) {
         this.opts.onError?.(err);
         this.stats.retries++;
+        ingestRetries.inc();
         if (!isTransient(err)) {
           if (batch.length > 1) {
             const half = Math.ceil(batch.length / 2);
@@ -364,6 +367,7 @@ export class IngestBatcher {
       r.done?.();
     }
     this.stats.committedRows += rows;
+    positionsAcknowledged.inc(rows);
     this.stats.committedBatches++;
     if (this.opts.statistics) this.opts.statistics.onMarked();
     for (const r of batch) {

@@ -7,6 +7,7 @@ import { ApiError } from '../../http/errors.ts';
 import { isAllowedOrigin } from '../../http/origin.ts';
 import { loadSession } from '../../http/session.ts';
 import type { App } from '../../http/types.ts';
+import { watchLiveHub } from '../../ops/metrics.ts';
 import { LiveHub } from './hub.ts';
 
 const RECHECK_MS = 60_000;
@@ -20,7 +21,11 @@ declare module '../../context.ts' {
 export async function liveRoutes(app: App, ctx: AppContext): Promise<void> {
   const hub = new LiveHub(ctx.bus);
   ctx.services.live = hub;
-  app.addHook('onClose', async () => hub.close());
+  const unwatch = watchLiveHub(hub);
+  app.addHook('onClose', async () => {
+    unwatch();
+    hub.close();
+  });
 
   const allowed = ctx.config.allowedOrigins;
   const onRequest = async (req: { headers: Record<string, string | string[] | undefined>; host: string }) => {

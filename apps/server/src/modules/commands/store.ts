@@ -1,10 +1,12 @@
 // Command rows and their history. Every status change goes through `transition`, which updates the row and
 // appends the command_log entry in one statement, then publishes the change on the bus.
+
 import { type Kysely, sql } from 'kysely';
 import type { EventBus } from '../../bus/types.ts';
 import type { Database } from '../../db/schema.ts';
 import type { CommandMode, CommandStatus } from '../../db/tables/gateway.ts';
 import { type CommandEvent, type DeviceEnvelope, Subjects } from '../../gateway/events.ts';
+import { commandOutcomes } from '../../ops/metrics.ts';
 
 export interface CommandDevice {
   id: string;
@@ -161,6 +163,7 @@ export class CommandStore {
   }
 
   private publish(device: CommandDevice, row: CommandRow): void {
+    commandOutcomes.inc({ status: row.status });
     const event: CommandEvent = {
       type: 'command',
       commandId: String(row.id),
