@@ -1,12 +1,13 @@
 // Stored XSS (issue 12): markup stored through the API in every free-text field (plates, SIM, ICCID,
 // usernames and telephones are validated to their own forms and cannot hold markup) is shown as text on every
 // screen that shows it — the maintenance notice, the monitoring page (list, car label on the map, popup with the
-// driver), the device list, the fence list and its map tooltip, alarms, command records, the account list, the API
-// key list, the header's account name, the dashboard's latest alarms, risk points (list, note, map tooltip), bus routes (list, live view,
-// stops on the map), drivers, device types (deviceConfig list, group and label in the command menu) and the
-// factory's command task list, batch command results and command console — and nothing runs: no payload sets
-// window.__xss, no dialog opens, no payload element is in the page, and the harness fails the test on any CSP
-// violation or any string that reached Leaflet without the escaper.
+// driver), the device list, the fence list and its map tooltip, alarms, command records, the account list, the
+// API key list, the dashboard's latest alarms, risk points (list, note, map tooltip), bus routes (list, live
+// view, stops on the map), drivers, device types (deviceConfig list, group and label in the command menu), the
+// vehicle point check, the factory's command task list, batch command results and command console, and the
+// header's account name typed on my account — and nothing runs: no payload sets window.__xss, no dialog opens,
+// no payload element is in the page, and the harness fails the test on any CSP violation or any string that
+// reached Leaflet without the escaper.
 import type { SimulatedDevice } from '@carhere/simulator';
 import { VehicleTrack } from '@carhere/simulator';
 import type { Browser, Page } from 'playwright-core';
@@ -339,6 +340,30 @@ describe('stored XSS: every stored text reaches the DOM as text', () => {
     await page.getByTestId('console-open').click();
     await shownAsText(page, P.commandContent, '[data-testid="console-history"]');
     await shownAsText(page, P.commandReply, '[data-testid="console-history"]');
+  });
+
+  it('vehicle point check: the device found near the tracker', async () => {
+    const here = track.next(0);
+    await page.goto(`${platform.baseUrl}/index/checkCar/point`);
+    await page.getByTestId('check-point-page').waitFor();
+    await page.evaluate(
+      ([lat, lon]) =>
+        (
+          window as unknown as { __carhereMap?: { setView(c: [number, number], z: number): void } }
+        ).__carhereMap?.setView([lat, lon], 14),
+      [here.lat, here.lon] as const,
+    );
+    const box = await page.getByTestId('map').boundingBox();
+    if (!box) throw new Error('no map');
+    await page.getByTestId('check-pick').click();
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    await page.getByTestId('check-point').waitFor();
+    // antd puts the test id on the number input itself or on its wrapper, depending on the version.
+    const radius = page.getByTestId('check-radius');
+    const input = (await radius.evaluate((n) => n.tagName)) === 'INPUT' ? radius : radius.locator('input');
+    await input.fill('5000');
+    await page.getByTestId('check-search').click();
+    await shownAsText(page, P.deviceName, '[data-testid="check-results"]');
   });
 
   it('my account: a nickname typed on the account page shows in the header (last: the admin keeps it)', async () => {
