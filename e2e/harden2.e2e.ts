@@ -88,7 +88,9 @@ describe('device accounts, recovery codes and two-factor reset in Chromium', () 
     const passwords = await admin.getByTestId('issued-password').allInnerTexts();
     expect(passwords).toHaveLength(2);
     expect(new Set(passwords).size).toBe(2);
-    const accounts = await admin.locator('[data-testid=issued-passwords] tbody tr td:first-child').allInnerTexts();
+    const accounts = await admin
+      .locator('[data-testid=issued-passwords] tbody tr.ant-table-row td:first-child')
+      .allInnerTexts();
     const second = passwords[accounts.indexOf(IMEIS[1])];
     expect(second).toBeDefined();
     await admin.keyboard.press('Escape');

@@ -1,9 +1,13 @@
 // Stored XSS (issue 12): markup stored through the API in every free-text field (plates, SIM, ICCID,
 // usernames and telephones are validated to their own forms and cannot hold markup) is shown as text on every
-// screen that shows it — the maintenance notice, the monitoring page (list, car label on the map, popup), the
-// device list, the fence list and its map tooltip, alarms, command records, the account list and the API key
-// list — and nothing runs: no payload sets window.__xss, no dialog opens, no payload element is in the page,
-// and the harness fails the test on any CSP violation or any string that reached Leaflet without the escaper.
+// screen that shows it — the maintenance notice, the monitoring page (list, car label on the map, popup with the
+// driver), the device list, the fence list and its map tooltip, alarms, command records, the account list, the
+// API key list, the dashboard's latest alarms, risk points (list, note, map tooltip), bus routes (list, live
+// view, stops on the map), drivers, device types (deviceConfig list, group and label in the command menu), the
+// vehicle point check, the factory's command task list, batch command results and command console, and the
+// header's account name typed on my account — and nothing runs: no payload sets window.__xss, no dialog opens,
+// no payload element is in the page, and the harness fails the test on any CSP violation or any string that
+// reached Leaflet without the escaper.
 import type { SimulatedDevice } from '@carhere/simulator';
 import { VehicleTrack } from '@carhere/simulator';
 import type { Browser, Page } from 'playwright-core';
@@ -36,6 +40,17 @@ const P = {
   commandReply: `${script(13)}${img(13)}`,
   alarmAddress: `${img(14)}${svg(14)}`,
   apiKeyName: img(15),
+  riskName: img(16),
+  riskNote: `${script(17)}${img(17)}`,
+  busName: img(18),
+  stopName: svg(19),
+  driverName: img(20),
+  driverLicence: svg(21),
+  typeName: img(22),
+  commandLabel: svg(23),
+  commandGroup: img(24),
+  taskContent: `WHERE#${img(25)}`,
+  myNickname: img(26),
 } as const;
 
 async function ok(page: Page, url: string, body: unknown): Promise<unknown> {
@@ -64,6 +79,34 @@ async function shownAsText(page: Page, text: string, within = 'body'): Promise<v
 
 const dialogs: string[] = [];
 
+/**
+ * Hovers over the centre of each shape on the map in turn (a route's line, its stops, a risk point) until one's
+ * tooltip shows `text` as text — the map may still be fitting its view when the shapes first appear, so each try
+ * leaves the shape and comes back — then checks nothing ran.
+ */
+async function tooltipShows(page: Page, text: string): Promise<void> {
+  const shapes = page.locator('.leaflet-overlay-pane path.leaflet-interactive');
+  await shapes.first().waitFor({ timeout: 15_000 });
+  const shown = () =>
+    page.evaluate((t) => document.querySelector('.leaflet-tooltip-pane')?.textContent?.includes(t) ?? false, text);
+  await expect
+    .poll(
+      async () => {
+        for (let i = 0; i < Math.min(await shapes.count(), 10); i++) {
+          const box = await shapes.nth(i).boundingBox();
+          if (!box) continue;
+          await page.mouse.move(0, 0);
+          await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+          if (await shown()) return true;
+        }
+        return false;
+      },
+      { timeout: 20_000, message: `"${text}" shown as text in a shape's tooltip` },
+    )
+    .toBe(true);
+  await nothingRan(page);
+}
+
 async function nothingRan(page: Page): Promise<void> {
   expect(await page.evaluate(() => (window as { __xss?: unknown }).__xss)).toBeUndefined();
   // No element of a payload made it into the page as markup.
@@ -76,6 +119,7 @@ describe('stored XSS: every stored text reaches the DOM as text', () => {
   let browser: Browser;
   let page: Page;
   let tracker: SimulatedDevice;
+  let taskId = '';
   const track = new VehicleTrack({ centerLat: 39.915, centerLon: 116.404, radiusKm: 1, maxSpeed: 30 });
 
   beforeAll(async () => {
@@ -125,6 +169,46 @@ describe('stored XSS: every stored text reaches the DOM as text', () => {
     expect(alarms.list.length).toBeGreaterThan(0);
     await ok(page, '/deviceAlarms/saveAlarmAddress', { id: alarms.list[0].id, address: P.alarmAddress });
     await ok(page, '/system/apiKey/add', { name: P.apiKeyName });
+
+    // The screens added since: risk points, bus routes, drivers, device types and their command menus, tasks.
+    await ok(page, '/riskPoint/add', {
+      name: P.riskName,
+      kind: 'market',
+      lat: here.lat,
+      lon: here.lon,
+      radius: 600,
+      note: P.riskNote,
+    });
+    await ok(page, '/bus/add', {
+      name: P.busName,
+      stops: [
+        // Away from the tracker's round, so the bus marker never covers the stop the test hovers over.
+        { name: P.stopName, lat: here.lat + 0.03, lon: here.lon, radius: 300 },
+        { name: 'Second stop', lat: here.lat + 0.04, lon: here.lon + 0.01, radius: 300 },
+      ],
+      terminalIDs: [IMEI],
+    });
+    const driver = (await ok(page, '/driver/save', { name: P.driverName, licence: P.driverLicence })) as {
+      id: string;
+    };
+    await ok(page, '/driver/assign', { terminalID: IMEI, driverId: driver.id });
+    const type = (await ok(page, '/deviceType/detail', { deviceType: 12 })) as Record<string, unknown> & {
+      menu: { group: string; commands: unknown[] }[];
+    };
+    const { edited: _edited, updatedAt: _updatedAt, ...config } = type;
+    await ok(page, '/deviceType/addOrUpdate', {
+      ...config,
+      name: P.typeName,
+      menu: [
+        { group: P.commandGroup, commands: [{ id: 'xssWhere', template: 'WHERE#', label: { en: P.commandLabel } }] },
+        ...type.menu,
+      ],
+    });
+    taskId = (
+      (await ok(page, '/task/create', { content: P.taskContent, terminalIDs: [IMEI], area: 'factory' })) as {
+        id: string;
+      }
+    ).id;
   });
   afterAll(async () => {
     tracker?.stop();
@@ -202,5 +286,92 @@ describe('stored XSS: every stored text reaches the DOM as text', () => {
   it('the API key list', async () => {
     await page.goto(`${platform.baseUrl}/index/system/apiKey`);
     await shownAsText(page, P.apiKeyName);
+  });
+
+  it('the dashboard: latest alarms', async () => {
+    await page.goto(`${platform.baseUrl}/index/dashboard`);
+    await shownAsText(page, P.deviceName, '[data-testid="dashboard-latest"]');
+  });
+
+  it('risk points: the list (name, note) and the tooltip on the map', async () => {
+    await page.goto(`${platform.baseUrl}/index/riskPoint`);
+    await shownAsText(page, P.riskName, '[data-testid="risk-list"]');
+    await shownAsText(page, P.riskNote, '[data-testid="risk-list"]');
+    await tooltipShows(page, P.riskName);
+  });
+
+  it('bus routes: the list, the live view (route, bus) and the stops on the map', async () => {
+    await page.goto(`${platform.baseUrl}/index/bus/busLineList`);
+    await shownAsText(page, P.busName, '[data-testid="bus-list"]');
+    // The list refreshes with the live positions: the row is clicked as soon as it is there (no waiting for stillness).
+    await page.getByTestId('bus-list').locator('tbody tr', { hasText: P.busName }).first().dispatchEvent('click');
+    await shownAsText(page, `${P.busName}`, '[data-testid="bus-page"] h5');
+    await shownAsText(page, P.deviceName, '[data-testid="bus-page"]');
+    await tooltipShows(page, P.stopName);
+  });
+
+  it('drivers: the list, and the driver in the device popup', async () => {
+    await page.goto(`${platform.baseUrl}/index/drivers`);
+    await shownAsText(page, P.driverName, '[data-testid="drivers-page"]');
+    await shownAsText(page, P.driverLicence, '[data-testid="drivers-page"]');
+    await page.goto(`${platform.baseUrl}/index/home`);
+    await page.getByTestId('device-row').filter({ hasText: IMEI }).first().click();
+    await page.getByTestId('device-popup').waitFor({ timeout: 15_000 });
+    await shownAsText(page, P.driverName, '[data-testid="popup-driver"]');
+  });
+
+  it('device types: the deviceConfig list and the command menu made from the type', async () => {
+    await page.goto(`${platform.baseUrl}/index/device/deviceConfig`);
+    await shownAsText(page, P.typeName, '[data-testid="devtype-table"]');
+    await page.goto(`${platform.baseUrl}/index/directive?terminalID=${IMEI}`);
+    await shownAsText(page, P.commandGroup, '[data-testid="command-menu"]');
+    await shownAsText(page, P.commandLabel, '[data-testid="command-menu"]');
+  });
+
+  it('factory screens: the command task list, batch command results and the command console', async () => {
+    await page.goto(`${platform.baseUrl}/test/log/cmdTask`);
+    await shownAsText(page, P.taskContent, `[data-testid="task-row-${taskId}"]`);
+    await page.goto(`${platform.baseUrl}/test/mutiCmd/searchResultCmd`);
+    await page.getByTestId('mutir-imei').fill(IMEI);
+    await page.getByTestId('mutir-search').click();
+    await shownAsText(page, P.taskContent, '[data-testid="muti-result-page"]');
+    await page.goto(`${platform.baseUrl}/test/cmdSend`);
+    await page.getByTestId('console-imei').fill(IMEI);
+    await page.getByTestId('console-open').click();
+    await shownAsText(page, P.commandContent, '[data-testid="console-history"]');
+    await shownAsText(page, P.commandReply, '[data-testid="console-history"]');
+  });
+
+  it('vehicle point check: the device found near the tracker', async () => {
+    const here = track.next(0);
+    await page.goto(`${platform.baseUrl}/index/checkCar/point`);
+    await page.getByTestId('check-point-page').waitFor();
+    await page.evaluate(
+      ([lat, lon]) =>
+        (
+          window as unknown as { __carhereMap?: { setView(c: [number, number], z: number): void } }
+        ).__carhereMap?.setView([lat, lon], 14),
+      [here.lat, here.lon] as const,
+    );
+    const box = await page.getByTestId('map').boundingBox();
+    if (!box) throw new Error('no map');
+    await page.getByTestId('check-pick').click();
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    await page.getByTestId('check-point').waitFor();
+    // antd puts the test id on the number input itself or on its wrapper, depending on the version.
+    const radius = page.getByTestId('check-radius');
+    const input = (await radius.evaluate((n) => n.tagName)) === 'INPUT' ? radius : radius.locator('input');
+    await input.fill('5000');
+    await page.getByTestId('check-search').click();
+    await shownAsText(page, P.deviceName, '[data-testid="check-results"]');
+  });
+
+  it('my account: a nickname typed on the account page shows in the header (last: the admin keeps it)', async () => {
+    await page.goto(`${platform.baseUrl}/index/account`);
+    const profile = page.getByTestId('account-profile');
+    await profile.locator('#nickname').fill(P.myNickname);
+    await page.getByTestId('account-save').click();
+    await page.getByText('Saved').first().waitFor();
+    await shownAsText(page, P.myNickname, '[data-testid="current-user"]');
   });
 });

@@ -3,7 +3,7 @@
 import { translate } from '@carhere/domain';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDevice, newTerminalId } from '../gateway/test-support.ts';
+import { addDevice, adminClient, newTerminalId } from '../gateway/test-support.ts';
 import { ApiClient, createTestServer, type TestServer } from '../testing/harness.ts';
 import { type ApiOperation, apiOperations } from '../testing/openapi.ts';
 import { snapshotTables } from '../testing/snapshot.ts';
@@ -43,6 +43,16 @@ describe('demo sessions are read-only', () => {
   });
   afterAll(async () => server.close());
 
+  /** A body that would be valid for many operations: the demo's own device, its own account, a new name. */
+  const visitorBody = () => ({
+    id: demoDevice,
+    ids: [demoDevice],
+    terminalID: demoTerminal,
+    terminalIDs: [demoTerminal],
+    name: 'visitor was here',
+    nickname: 'visitor was here',
+  });
+
   it('lists only operations that exist, so the read list cannot drift from the API', () => {
     const names = new Set(ops.map((op) => op.name));
     for (const name of [...READ_OPERATIONS, ...DEMO_ALLOWED_WRITES]) expect(names.has(name), name).toBe(true);
@@ -57,15 +67,7 @@ describe('demo sessions are read-only', () => {
     const noFeature = translate('permission.noFeature', 'fr');
     const wrong: string[] = [];
     for (const op of writes) {
-      // A body that would be valid for many operations: the demo's own device, its own account.
-      const payload = {
-        id: demoDevice,
-        ids: [demoDevice],
-        terminalID: demoTerminal,
-        terminalIDs: [demoTerminal],
-        name: 'visitor was here',
-        nickname: 'visitor was here',
-      };
+      const payload = visitorBody();
       const res = await server.app.inject({
         method: op.method as 'POST',
         url: op.path,
@@ -97,5 +99,39 @@ describe('demo sessions are read-only', () => {
       (c) => !known.includes(String(c.id)),
     );
     expect(added.map((c) => String(c.device_id))).toEqual([demoDevice]);
+  });
+
+  it('every operation listed as a read writes nothing (a mislabelled write would pass the demo and the audit log)', async () => {
+    // What a read may add: caches and logs that hold no account's data, and the caller's own statistics export job.
+    const activity = ['geocode_cache', 'device_log', 'request_counters', 'job_progress', 'jobs', 'stat_exports'];
+    const tables = (await allTables(server)).filter((t) => !activity.includes(t));
+    const admin = await adminClient(server);
+    const before = await snapshotTables(server, [...tables, ...CHECKED_APART]);
+    const reads = ops.filter((op) => !op.public && READ_OPERATIONS.has(op.name));
+    expect(reads.length).toBe(READ_OPERATIONS.size);
+    const wrong: string[] = [];
+    // As the demo (refused nothing as a write) and as the admin (holds every permission, so each read runs).
+    for (const [caller, cookie] of [
+      ['demo', demo.cookie],
+      ['admin', admin.cookie],
+    ] as const) {
+      for (const op of reads) {
+        const res = await server.app.inject({
+          method: op.method as 'POST',
+          url: op.path,
+          headers: { cookie, lang: 'fr' },
+          payload: { ...visitorBody(), userId: caller === 'admin' ? '1' : undefined },
+        });
+        if (res.statusCode >= 500) wrong.push(`${caller} ${op.name}: ${res.statusCode}`);
+        if (res.statusCode === 403 && res.json().meta.message === translate('permission.noFeature', 'fr'))
+          wrong.push(`${caller} ${op.name}: refused as a write`);
+      }
+    }
+    expect(wrong).toEqual([]);
+    await server.ctx.services.audit?.flush();
+    const after = JSON.parse(await snapshotTables(server, [...tables, ...CHECKED_APART])) as Record<string, unknown>;
+    const was = JSON.parse(before) as Record<string, unknown>;
+    const changed = Object.keys(was).filter((t) => JSON.stringify(was[t]) !== JSON.stringify(after[t]));
+    expect(Object.fromEntries(changed.map((t) => [t, after[t]]))).toEqual({});
   });
 });

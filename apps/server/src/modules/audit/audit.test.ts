@@ -90,15 +90,15 @@ describe('audit log', () => {
   it('filters by user, operation and time range, newest first, paged', async () => {
     const agentA = await loginAs(server, 'auagentA');
     await expectOk(agentA.post('/user/updateUser', { id: t.ids.userA1, nickname: 'renamed' }));
-    // The agent's own first-sign-in password changes (checkUserPassword) are in its log too; newest first.
+    // Newest first: the rename, then the agent's own first-sign-in password change (to an interim one and back).
     const byAgent = await find({ user: 'auagentA' });
-    expect(byAgent.list[0].operation).toBe('POST /api/user/updateUser');
-    expect(new Set(byAgent.list.map((e) => e.operation))).toEqual(
-      new Set(['POST /api/user/updateUser', 'POST /api/user/checkUserPassword']),
-    );
-    expect((await find({ user: t.ids.agentA })).total).toBe(byAgent.total);
-    const renames = await find({ user: 'auagentA', operation: 'updateUser' });
-    expect(renames.list.map((e) => e.operation)).toEqual(['POST /api/user/updateUser']);
+    expect(byAgent.list.map((e) => e.operation)).toEqual([
+      'POST /api/user/updateUser',
+      'POST /api/user/checkUserPassword',
+      'POST /api/user/checkUserPassword',
+    ]);
+    expect((await find({ user: t.ids.agentA })).total).toBe(3);
+    expect((await find({ user: 'auagentA', operation: 'updateUser' })).total).toBe(1);
     const all = await find({ pageSize: 100 });
     expect(all.total).toBeGreaterThanOrEqual(5);
     const times = all.list.map((e) => e.at);
@@ -122,5 +122,40 @@ describe('audit log', () => {
     expect(bad.status).toBe(400);
     expect(bad.meta.message).toBe(expectedMessage({ field: 'startTime' }, 'en'));
     expect((await t.admin.post('/audit/find', { pageNum: 1e12 })).status).toBe(400);
+  });
+
+  it('records the writes of the newer modules (risk points, bus routes, drivers, device types, tasks) by the same hook', async () => {
+    const risk = await expectOk<{ id: string }>(
+      t.admin.post('/riskPoint/add', { name: 'Audit yard', kind: 'market', lat: 22.5, lon: 113.9, radius: 300 }),
+    );
+    await expectOk(
+      t.admin.post('/bus/add', {
+        name: 'Audit line',
+        stops: [
+          { name: 'A', lat: 22.5, lon: 113.9 },
+          { name: 'B', lat: 22.51, lon: 113.91 },
+        ],
+      }),
+    );
+    const driver = await expectOk<{ id: string }>(t.admin.post('/driver/save', { name: 'Audit driver' }));
+    await expectOk(t.admin.post('/driver/assign', { terminalID: imei, driverId: driver.id }));
+    const type = await expectOk<Record<string, unknown>>(t.admin.post('/deviceType/detail', { deviceType: 12 }));
+    const { edited: _e, updatedAt: _u, ...config } = type;
+    await expectOk(t.admin.post('/deviceType/addOrUpdate', { ...config, name: 'Audited type' }));
+    await expectOk(t.admin.post('/task/create', { content: 'WHERE#', terminalIDs: [imei], area: 'main' }));
+    await expectOk(t.admin.post('/riskPoint/delete', { id: risk.id }));
+    const operations = (await find({ pageSize: 100 })).list.map((e) => e.operation);
+    for (const op of [
+      'POST /api/riskPoint/add',
+      'POST /api/bus/add',
+      'POST /api/driver/save',
+      'POST /api/driver/assign',
+      'POST /api/deviceType/addOrUpdate',
+      'POST /api/task/create',
+      'POST /api/riskPoint/delete',
+    ])
+      expect(operations, op).toContain(op);
+    const assigned = await find({ operation: 'driver/assign' });
+    expect(assigned.list[0]).toMatchObject({ userId: '1', ip: '127.0.0.1', targets: { terminal: [imei] } });
   });
 });

@@ -6,6 +6,7 @@ import {
   type FactoryTextKey,
   factoryText,
   type ImportCounts,
+  neutraliseCell,
   type StockVerdict,
 } from '@carhere/domain';
 
@@ -68,10 +69,13 @@ export function refuse(
   out.rejected.push({ line, value, reason, message: detail ?? factoryText(REASON_TEXT[reason], lang) });
 }
 
-/** CSV of the refused lines (UTF-8 with BOM so spreadsheet programs read Chinese correctly). */
+/**
+ * CSV of the refused lines (UTF-8 with BOM so spreadsheet programs read Chinese correctly). The value is the
+ * uploaded line as it came, so cells a spreadsheet would run as a formula are neutralised like every export.
+ */
 export function rejectedCsv(rejected: readonly RefusedLine[]): string {
   const esc = (v: string | number) => {
-    const s = String(v);
+    const s = String(neutraliseCell(v));
     return /[",\n\r]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
   };
   const lines = [

@@ -48,11 +48,15 @@ describe('factory stock: preset list, device import, removal, one meaning of sto
       t.admin.post('/device/import', { userId: t.ids.agentA, text: owned, protocol: 2, deviceType: 12, wait: true }),
     );
     const job = await expectOk<Job>(
-      stocker.post('/stock/importImei', { text: `IMEI\n${a}\n${b}\n${a}\nbad!\n${owned}`, batch: 'B1', wait: true }),
+      stocker.post('/stock/importImei', {
+        text: `IMEI\n${a}\n${b}\n${a}\nbad!\n${owned}\n@SUM(A1:A9)`,
+        batch: 'B1',
+        wait: true,
+      }),
     );
     expect(job.status).toBe('done');
     expect(job.processed).toBe(job.total);
-    expect(job.result).toMatchObject({ success: 2, failure: 1, unqualified: 1, alreadyStocked: 1 });
+    expect(job.result).toMatchObject({ success: 2, failure: 1, unqualified: 2, alreadyStocked: 1 });
     const again = await expectOk<Job>(stocker.post('/stock/importImei', { text: a, wait: true }));
     expect(again.result).toMatchObject({ success: 0, failure: 1 });
     expect(again.result!.rejected[0].reason).toBe('alreadyPreset');
@@ -64,6 +68,9 @@ describe('factory stock: preset list, device import, removal, one meaning of sto
     expect(csv.statusCode).toBe(200);
     expect(csv.body).toContain('bad!');
     expect(csv.body).toContain(`${owned},alreadyStocked`);
+    // The refused line comes back as it was uploaded, neutralised: a spreadsheet shows it, never runs it.
+    expect(csv.body).toContain("'@SUM(A1:A9)");
+    expect(csv.body).not.toMatch(/(^|,)@SUM/m);
     const list = await expectOk<{ total: number; list: { imei: string; state: string; preset: boolean }[] }>(
       stocker.post('/stock/find', { imei: a }),
     );
