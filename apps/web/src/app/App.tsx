@@ -73,6 +73,8 @@ export function App() {
       createBrowserRouter([
         { path: '/', element: <Navigate to="/redirect" replace /> },
         { path: '/redirect', element: <Redirect /> },
+        // A brand's own login address (issue 16): brand.ts has remembered the key; on to its login page.
+        { path: '/b/:key', element: <Redirect /> },
         {
           path: '/login',
           element: (

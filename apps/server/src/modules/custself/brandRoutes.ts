@@ -185,12 +185,7 @@ export async function brandRoutes(app: App, ctx: AppContext): Promise<void> {
       const clash = await ctx.db
         .selectFrom('brands')
         .select(['id', 'key', 'host'])
-        .where((eb) =>
-          eb.or([
-            eb('key', '=', b.key),
-            ...(b.host ? [eb(eb.fn('lower', ['host']), '=', b.host)] : []),
-          ]),
-        )
+        .where((eb) => eb.or([eb('key', '=', b.key), ...(b.host ? [eb(eb.fn('lower', ['host']), '=', b.host)] : [])]))
         .execute();
       const other = clash.find((c) => String(c.id) !== id);
       if (other) throw badRequest('invalidParam', { field: other.key === b.key ? 'key' : 'host' });
