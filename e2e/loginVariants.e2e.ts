@@ -1,13 +1,24 @@
-// Per-brand login pages in Chromium (issue 16), against `npm start`: the administrator adds a brand with a logo
-// on the special-brand page; a visitor of /b/<key> gets its login page (title, logo, colours, app link, its
-// default language), and after signing in the layout keeps the brand's name, logo and header colour. The brand's
-// host name selects it without a path; an unbranded visitor sees the platform's own login page.
+// Login variants in Chromium (issue 16), against `npm start`.
+// Per-brand login pages: the administrator adds a brand with a logo on the special-brand page; a visitor of
+// /b/<key> gets its login page (title, logo, colours, app link, its default language), and after signing in the
+// layout keeps the brand's name, logo and header colour. The brand's host name selects it without a path; an
+// unbranded visitor sees the platform's own login page.
+// The seller's sign-in link: from a device's row the seller makes /loginByCert?imei=…&link=…; the customer who
+// opens it chooses the device account's password and lands on the device; the link works once.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, launchBrowser, loginAs, type RunningPlatform, screenshot, startPlatform } from './harness.ts';
+import {
+  ADMIN_PASSWORD,
+  apiPost,
+  launchBrowser,
+  loginAs,
+  type RunningPlatform,
+  screenshot,
+  startPlatform,
+} from './harness.ts';
 
 // A 2×2 red PNG.
 const PNG = Buffer.from(
@@ -15,8 +26,9 @@ const PNG = Buffer.from(
   'base64',
 );
 const APP_LINK = 'https://apps.acme.example/fleet.apk';
+const IMEI = `8613${String(Date.now()).slice(-8)}001`;
 
-describe('per-brand login pages in Chromium', () => {
+describe('login variants in Chromium', () => {
   let platform: RunningPlatform;
   let browser: Browser;
   const fresh = async (locale = 'en-US'): Promise<Page> => {
@@ -103,5 +115,47 @@ describe('per-brand login pages in Chromium', () => {
     await expect.poll(() => byHost.getByTestId('login-title').textContent()).toBe('Acme vehicle tracking');
     expect(await byHost.locator('[data-brand]').getAttribute('data-brand')).toBe('acme');
     await byHost.context().close();
+  });
+
+  it('the seller’s sign-in link: the customer chooses the password, lands on the device, and the link works once', async () => {
+    const admin = await fresh();
+    await loginAs(admin, platform.baseUrl, 'admin', ADMIN_PASSWORD);
+    await admin.waitForURL('**/index/**');
+    const imported = await apiPost(admin, '/device/import', { text: IMEI, protocol: 2, deviceType: 12, wait: true });
+    expect(imported.meta.success, imported.meta.message).toBe(true);
+    const sale = await apiPost(admin, '/device/userSale', { terminalIDs: [IMEI], asDeviceAccounts: true });
+    expect(sale.meta.success, sale.meta.message).toBe(true);
+    await admin.goto(`${platform.baseUrl}/index/device/deviceList`);
+    await admin.locator('tr', { hasText: IMEI }).getByTestId('device-row-actions').click();
+    await admin.getByTestId('device-action-signInLink').click();
+    await admin.getByTestId('sign-in-link-make').click();
+    const url = (await admin.getByTestId('sign-in-link-url').textContent()) ?? '';
+    expect(url.startsWith(`${platform.baseUrl}/loginByCert?imei=${IMEI}&link=`)).toBe(true);
+    await screenshot(admin, 'login-variants-sign-in-link');
+    await admin.context().close();
+
+    const customer = await fresh();
+    await customer.goto(url);
+    expect(await customer.getByTestId('cert-imei').inputValue()).toBe(IMEI);
+    await customer.getByTestId('cert-password').fill('Customer-pass-1');
+    await customer.getByTestId('cert-confirm').fill('Customer-pass-2');
+    await customer.getByTestId('cert-submit').click();
+    await customer.getByText('The two passwords do not match').waitFor();
+    await customer.getByTestId('cert-confirm').fill('Customer-pass-1');
+    await customer.getByTestId('cert-submit').click();
+    await customer.waitForURL('**/index/home');
+    const row = customer.locator(`[data-testid="device-row"][data-terminal-id="${IMEI}"]`);
+    await expect.poll(() => row.getAttribute('aria-selected'), { timeout: 20_000 }).toBe('true');
+    await customer.context().close();
+
+    const again = await fresh();
+    await again.goto(url);
+    await again.getByTestId('cert-password').fill('Another-pass-1');
+    await again.getByTestId('cert-confirm').fill('Another-pass-1');
+    await again.getByTestId('cert-submit').click();
+    await again.getByTestId('cert-error').waitFor();
+    expect(await again.getByTestId('cert-error').textContent()).toContain('link');
+    expect(again.url()).toContain('/loginByCert');
+    await again.context().close();
   });
 });
