@@ -65,6 +65,8 @@ describe('login variants in Chromium', () => {
     await form.locator('#appUrl').fill(APP_LINK);
     await page.getByTestId('brand-lang').click();
     await page.locator('.ant-select-item-option', { hasText: 'Français' }).click();
+    await page.getByTestId('brand-map').click();
+    await page.locator('.ant-select-item-option', { hasText: /^Google Maps$/ }).click();
     await page.getByTestId('brand-save').click();
     await page.getByTestId('brand-edit-acme').waitFor();
     expect(await page.getByTestId('brands-section').textContent()).toContain('/b/acme');
@@ -96,6 +98,9 @@ describe('login variants in Chromium', () => {
     expect(await page.getByTestId('header-logo').count()).toBe(1);
     const header = await page.getByTestId('app-header').evaluate((el) => getComputedStyle(el).backgroundColor);
     expect(header).toBe('rgb(34, 17, 0)');
+    // The brand's default map for a user who never chose one.
+    await page.goto(`${platform.baseUrl}/index/home`);
+    await expect.poll(() => page.getByTestId('map').getAttribute('data-map-type'), { timeout: 20_000 }).toBe('google');
     // A reload keeps the brand (remembered key).
     await page.reload();
     await expect.poll(() => page.getByTestId('header-title').textContent()).toBe('Acme Fleet');

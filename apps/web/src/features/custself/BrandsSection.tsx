@@ -211,6 +211,7 @@ export function BrandsSection() {
             <Form.Item name="defaultMap" label={t('brand.defaultMap')}>
               <Select
                 style={{ width: 180 }}
+                data-testid="brand-map"
                 options={[
                   { value: '', label: t('brand.siteDefault') },
                   ...MAP_TYPES.map((m) => ({ value: m, label: tm(MAP_PROVIDERS[m].labelKey) })),
