@@ -184,7 +184,7 @@ describe('customer map screens in Chromium', () => {
     await page.getByTestId('fence-new').click();
     await page.getByTestId('fence-name').fill('Depot polygon');
     await page.getByTestId('fence-shape').getByText('Polygon').click();
-    await page.getByTestId('fence-draw').click();
+    // A new fence starts in drawing mode (the draw button would end it); the shape chosen applies at once.
     const { cx, cy } = await centreOn(page, 39.915, 116.404, 15);
     for (const [dx, dy] of [
       [-100, -80],
