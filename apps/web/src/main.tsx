@@ -7,6 +7,7 @@ import { callEnvelope, setSessionExpiredHandler } from './api/client.ts';
 import type { LoginData } from './api/types.ts';
 import { App } from './app/App.tsx';
 import { authStore } from './auth/store.ts';
+import { loadBrand, useBrand } from './features/custself/brand.ts';
 import './i18n/index.ts';
 import { useUiLocale } from './i18n/uiLocales.ts';
 
@@ -34,12 +35,14 @@ function Root() {
   const { i18n } = useTranslation();
   const [ready, setReady] = useState(false);
   const locale = useUiLocale(i18n.language);
+  const brand = useBrand();
   useEffect(() => {
-    void restoreSession().finally(() => setReady(true));
+    // The brand of this host name or /b/<key> path comes before the first paint, so its login page shows at once.
+    void Promise.all([restoreSession(), loadBrand()]).finally(() => setReady(true));
   }, []);
   if (!ready) return null;
   return (
-    <ConfigProvider locale={locale} theme={{ token: { colorPrimary: '#1677ff' } }}>
+    <ConfigProvider locale={locale} theme={{ token: { colorPrimary: brand?.primaryColor || '#1677ff' } }}>
       {/* antd's App (message, modal, notification) wraps the signed-in layout only (MainLayout): the login
           page does not use them, so they are not in its first bundle. */}
       <QueryClientProvider client={queryClient}>

@@ -36,6 +36,10 @@ const CN_EN_MESSAGES = {
     cn: '登录已超时，请重新输入密码',
     en: 'The sign-in has expired, please enter your password again',
   },
+  'login.linkInvalid': {
+    cn: '登录链接无效、已过期或已使用，请向销售商索取新链接',
+    en: 'The sign-in link is not valid, has expired or was already used; ask the seller for a new one',
+  },
   'account.mustChangePassword': { cn: '请先修改密码后再继续', en: 'You must change your password before continuing' },
   'account.totpEnrolRequired': {
     cn: '此账号必须开启两步验证，请先完成设置',

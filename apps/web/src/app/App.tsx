@@ -7,7 +7,7 @@ import { useAuth } from '../auth/store.ts';
 import LoginPage from '../features/login/LoginPage.tsx';
 import { GlobalLoading } from './GlobalLoading.tsx';
 import { decide, homeOf, NO_FUNCTION_PATH } from './guard.ts';
-import { featureRoutes } from './routes.tsx';
+import { indexChildRoutes } from './indexRoutes.tsx';
 
 function Loading() {
   return (
@@ -73,6 +73,8 @@ export function App() {
       createBrowserRouter([
         { path: '/', element: <Navigate to="/redirect" replace /> },
         { path: '/redirect', element: <Redirect /> },
+        // A brand's own login address (issue 16): brand.ts has remembered the key; on to its login page.
+        { path: '/b/:key', element: <Redirect /> },
         {
           path: '/login',
           element: (
@@ -117,23 +119,7 @@ export function App() {
               </Suspense>
             </Guarded>
           ),
-          children: [
-            { index: true, element: <Redirect /> },
-            ...featureRoutes.map((r) => {
-              const Page = lazy(r.load);
-              return {
-                path: r.path,
-                element: (
-                  <Guarded>
-                    <Suspense fallback={<Loading />}>
-                      <Page />
-                    </Suspense>
-                  </Guarded>
-                ),
-              };
-            }),
-            { path: '*', element: <Navigate to="/notFound" replace /> },
-          ],
+          children: indexChildRoutes((page) => <Guarded>{page}</Guarded>, <Redirect />),
         },
         {
           path: '/test',

@@ -17,9 +17,12 @@ interface Props {
   languageLocked?: boolean;
   /** The user's name opens this page ("my account") when given. */
   accountPath?: string;
+  /** The brand's header colour and logo (issue 16); the platform's own when absent. */
+  background?: string;
+  logo?: string;
 }
 
-export function AppHeader({ title, before, after, languageLocked = false, accountPath }: Props) {
+export function AppHeader({ title, before, after, languageLocked = false, accountPath, background, logo }: Props) {
   const { t, i18n } = useTranslation('common');
   const auth = useAuth();
   const navigate = useNavigate();
@@ -42,12 +45,18 @@ export function AppHeader({ title, before, after, languageLocked = false, accoun
         alignItems: 'center',
         justifyContent: 'space-between',
         paddingInline: 16,
-        background: '#001529',
+        background: background || '#001529',
       }}
+      data-testid="app-header"
     >
-      <Typography.Title level={4} style={{ color: '#fff', margin: 0 }}>
-        {title}
-      </Typography.Title>
+      <Space align="center">
+        {logo && (
+          <img src={logo} alt="" style={{ height: 32, maxWidth: 120, display: 'block' }} data-testid="header-logo" />
+        )}
+        <Typography.Title level={4} style={{ color: '#fff', margin: 0 }} data-testid="header-title">
+          {title}
+        </Typography.Title>
+      </Space>
       <Space size="middle">
         {before}
         <Dropdown

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { useAuth } from '../auth/store.ts';
+import { useBrand } from '../features/custself/brand.ts';
 import { MaintenanceNotice } from '../features/notice/MaintenanceNotice.tsx';
 import { TotpCard } from '../features/security/TotpCard.tsx';
 import { AppHeader } from './AppHeader.tsx';
@@ -25,6 +26,7 @@ function SignedInLayout() {
   const auth = useAuth();
   const navigate = useNavigate();
   const location = useLocation();
+  const brand = useBrand();
 
   const items = featureRoutes
     .filter(
@@ -46,7 +48,9 @@ function SignedInLayout() {
     <Layout style={{ height: '100vh' }}>
       <AppHeader
         accountPath="/index/account"
-        title={t('appName')}
+        title={brand ? brand.name : t('appName')}
+        background={brand?.headerColor}
+        logo={brand?.logo || undefined}
         after={
           <Button
             type="text"

@@ -26,13 +26,16 @@ let offered: OfferedProviders = {
   defaultType: DEFAULT_MAP_TYPE,
 };
 let stored: string | null = readStored();
+/** The default map of the brand the page was opened under (issue 16), if any. */
+let brandDefault: MapType | null = null;
 
-/** The user's stored choice when it is offered, else the administrator's default. */
+/** The user's stored choice when it is offered, else the brand's default, else the administrator's. */
 function effective(): MapType {
   if (stored !== null) {
     const chosen = resolveMapType(stored);
     if (offered.visible.includes(chosen)) return chosen;
   }
+  if (brandDefault !== null && offered.visible.includes(brandDefault)) return brandDefault;
   return offered.defaultType;
 }
 
@@ -55,6 +58,11 @@ export const mapTypeStore = {
     } catch {
       // Private mode: the choice lasts for this page only.
     }
+    changed();
+  },
+  /** The brand's default map, for users who have not chosen one ('' or an unknown type: none). */
+  setBrandDefault(type: string): void {
+    brandDefault = isMapType(type) ? type : null;
     changed();
   },
   /** What the administrator offers (from /api/map/findProviders). */

@@ -12,6 +12,7 @@ export const MESSAGES_ES: MessageTranslation = {
   'login.totpWrong': 'El código de verificación es incorrecto',
   'login.backToPassword': 'Volver a la contraseña',
   'login.ticketExpired': 'El inicio de sesión ha caducado, vuelva a introducir su contraseña',
+  'login.linkInvalid': 'El enlace de acceso no es válido, ha caducado o ya se usó; pida uno nuevo al vendedor',
   'account.mustChangePassword': 'Debe cambiar su contraseña antes de continuar',
   'account.totpEnrolRequired': 'Esta cuenta debe usar el inicio de sesión en dos pasos: configúrelo antes de continuar',
   'account.totpNotPending': 'Inicie primero la configuración en dos pasos',

@@ -12,6 +12,7 @@ export const MESSAGES_FR: MessageTranslation = {
   'login.totpWrong': 'Le code de vérification est incorrect',
   'login.backToPassword': 'Revenir au mot de passe',
   'login.ticketExpired': 'La connexion a expiré, veuillez saisir à nouveau votre mot de passe',
+  'login.linkInvalid': 'Le lien de connexion est invalide, expiré ou déjà utilisé ; demandez-en un nouveau au vendeur',
   'account.mustChangePassword': 'Vous devez changer votre mot de passe avant de continuer',
   'account.totpEnrolRequired':
     'Ce compte doit utiliser la connexion à deux facteurs : configurez-la avant de continuer',

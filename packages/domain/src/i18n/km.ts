@@ -12,6 +12,7 @@ export const MESSAGES_KM: MessageTranslation = {
   'login.totpWrong': 'លេខកូដផ្ទៀងផ្ទាត់មិនត្រឹមត្រូវ',
   'login.backToPassword': 'ត្រឡប់ទៅពាក្យសម្ងាត់វិញ',
   'login.ticketExpired': 'ការចូលបានផុតកំណត់ សូមបញ្ចូលពាក្យសម្ងាត់ម្តងទៀត',
+  'login.linkInvalid': 'តំណចូលមិនត្រឹមត្រូវ ផុតកំណត់ ឬបានប្រើរួចហើយ សូមស្នើសុំតំណថ្មីពីអ្នកលក់',
   'account.mustChangePassword': 'អ្នកត្រូវប្តូរពាក្យសម្ងាត់របស់អ្នកមុននឹងបន្ត',
   'account.totpEnrolRequired': 'គណនីនេះត្រូវប្រើការចូលពីរជំហាន៖ សូមរៀបចំវាមុននឹងបន្ត',
   'account.totpNotPending': 'សូមចាប់ផ្តើមការរៀបចំពីរជំហានជាមុនសិន',

@@ -12,6 +12,7 @@ export const MESSAGES_PT: MessageTranslation = {
   'login.totpWrong': 'O código de verificação está incorreto',
   'login.backToPassword': 'Voltar para a senha',
   'login.ticketExpired': 'O login expirou, digite sua senha novamente',
+  'login.linkInvalid': 'O link de acesso é inválido, expirou ou já foi usado; peça um novo ao vendedor',
   'account.mustChangePassword': 'Você precisa alterar sua senha antes de continuar',
   'account.totpEnrolRequired': 'Esta conta deve usar login em duas etapas: configure antes de continuar',
   'account.totpNotPending': 'Inicie primeiro a configuração em duas etapas',

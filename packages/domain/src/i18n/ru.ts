@@ -12,6 +12,7 @@ export const MESSAGES_RU: MessageTranslation = {
   'login.totpWrong': 'Неверный код подтверждения',
   'login.backToPassword': 'Вернуться к паролю',
   'login.ticketExpired': 'Время входа истекло, введите пароль ещё раз',
+  'login.linkInvalid': 'Ссылка для входа недействительна, истекла или уже использована; попросите у продавца новую',
   'account.mustChangePassword': 'Перед продолжением необходимо сменить пароль',
   'account.totpEnrolRequired':
     'Для этой учётной записи обязательна двухфакторная аутентификация: настройте её, чтобы продолжить',

@@ -12,6 +12,7 @@ export const MESSAGES_TH: MessageTranslation = {
   'login.totpWrong': 'รหัสยืนยันไม่ถูกต้อง',
   'login.backToPassword': 'กลับไปที่รหัสผ่าน',
   'login.ticketExpired': 'การเข้าสู่ระบบหมดเวลา โปรดป้อนรหัสผ่านอีกครั้ง',
+  'login.linkInvalid': 'ลิงก์เข้าสู่ระบบไม่ถูกต้อง หมดอายุ หรือถูกใช้ไปแล้ว โปรดขอลิงก์ใหม่จากผู้ขาย',
   'account.mustChangePassword': 'คุณต้องเปลี่ยนรหัสผ่านก่อนดำเนินการต่อ',
   'account.totpEnrolRequired': 'บัญชีนี้ต้องใช้การยืนยันตัวตนสองขั้นตอน: โปรดตั้งค่าก่อนดำเนินการต่อ',
   'account.totpNotPending': 'โปรดเริ่มการตั้งค่าการยืนยันสองขั้นตอนก่อน',

@@ -12,6 +12,7 @@ export const MESSAGES_VI: MessageTranslation = {
   'login.totpWrong': 'Mã xác minh không đúng',
   'login.backToPassword': 'Quay lại nhập mật khẩu',
   'login.ticketExpired': 'Phiên đăng nhập đã hết hạn, vui lòng nhập lại mật khẩu',
+  'login.linkInvalid': 'Liên kết đăng nhập không hợp lệ, đã hết hạn hoặc đã được dùng; hãy xin người bán liên kết mới',
   'account.mustChangePassword': 'Bạn phải đổi mật khẩu trước khi tiếp tục',
   'account.totpEnrolRequired': 'Tài khoản này phải dùng xác thực hai bước: hãy thiết lập trước khi tiếp tục',
   'account.totpNotPending': 'Hãy bắt đầu thiết lập xác thực hai bước trước',

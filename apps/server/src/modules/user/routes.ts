@@ -9,6 +9,7 @@ import type { App } from '../../http/types.ts';
 import { needs } from '../agent/permissions.ts';
 import { idBody, text } from '../agent/schema.ts';
 import { assignableRoles, callerIsAdmin, loadReachableUser, pathIds, reaches, userColumns } from '../agent/scope.ts';
+import { certLinkRoutes } from './certLink.ts';
 import { userImportRoutes } from './importRoutes.ts';
 import { loginByCertRoutes } from './loginByCert.ts';
 import { userManageRoutes } from './manageRoutes.ts';
@@ -207,4 +208,5 @@ export async function userRoutes(app: App, ctx: AppContext): Promise<void> {
   await userPasswordRoutes(app, ctx);
   await userImportRoutes(app, ctx);
   await loginByCertRoutes(app, ctx);
+  await certLinkRoutes(app, ctx);
 }

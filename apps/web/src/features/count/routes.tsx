@@ -22,5 +22,6 @@ export const countRoutes: FeatureRoute[] = [
     permission: ['main:stat_alarms'],
     load: () => import('./FenceVisitsPage.tsx'),
   },
-  { path: 'count/countBattery', permission: ['main:stat'], load: () => import('./BatteryPage.tsx') },
+  // Held by the parent's main:stat alone (the domain's route table gives it none of its own).
+  { path: 'count/countBattery', permission: [], load: () => import('./BatteryPage.tsx') },
 ];

@@ -4,6 +4,7 @@ import { Alert, Button, Card, List, QRCode, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client.ts';
 import type { PublicConfig } from '../../api/types.ts';
+import { useBrand } from './brand.ts';
 
 const FEATURES = ['monitor', 'track', 'alarms', 'commands', 'fences', 'account'] as const;
 
@@ -13,7 +14,9 @@ export default function HelpAppPage() {
     queryKey: ['config/public'],
     queryFn: () => api<PublicConfig>('/config/public', undefined, { method: 'GET' }),
   });
-  const url = config.data?.appDownloadUrl ?? '';
+  // A brand's own app link comes first (issue 16).
+  const brand = useBrand();
+  const url = brand?.appUrl || config.data?.appDownloadUrl || '';
   return (
     <div style={{ padding: 16, maxWidth: 880 }} data-testid="help-app">
       <Typography.Title level={4}>{t('app.title')}</Typography.Title>

@@ -74,15 +74,17 @@ function PasswordCard() {
 }
 
 export default function MyAccountPage() {
-  const { t } = useTranslation('custself');
+  const { t, i18n } = useTranslation('custself');
   const { t: tm } = useTranslation('map');
   const { message } = App.useApp();
   const [form] = Form.useForm<Profile>();
   const me = useQuery({ queryKey: ['me'], queryFn: getMe });
 
+  // The language field shows the language in use here: the stored one is 'cn' for every account that never
+  // chose, and saving the other fields must not switch the interface to it.
   useEffect(() => {
-    if (me.data) form.setFieldsValue(me.data);
-  }, [me.data, form]);
+    if (me.data) form.setFieldsValue({ ...me.data, lang: i18n.language });
+  }, [me.data, form, i18n.language]);
 
   const save = async () => {
     const v = await form.validateFields();

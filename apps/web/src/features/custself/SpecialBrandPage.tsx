@@ -1,11 +1,12 @@
 // /index/specialBrand (administrator): which agent accounts are special-brand (spec §6). Agents of such an
 // account (itself and below) do not see not-activated devices nor devices offline for 3 days or more, unless
-// they keep them with the no-process set built from search.
+// they keep them with the no-process set built from search. Below: the brands of the login pages (issue 16).
 import { Alert, App, Button, List, Select, Space, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client.ts';
 import { findSpecialBrand, type SpecialAccount, saveSpecialBrand } from './api.ts';
+import { BrandsSection } from './BrandsSection.tsx';
 
 interface Found {
   id: string;
@@ -80,6 +81,7 @@ export default function SpecialBrandPage() {
           </List.Item>
         )}
       />
+      <BrandsSection />
     </div>
   );
 }

@@ -101,7 +101,7 @@ export default function DeviceListPage() {
   const canEdit = hasPermission(held, ['main:device_edit']);
   // Device accounts (password reset, username change): their own dialog, not a batch of BatchOperation.
   const accountActions = DEVICE_ACCOUNT_ACTIONS.filter((a) => hasPermission(held, a.needs));
-  const { t: th } = useTranslation('harden');
+  const { t: th } = useTranslation(['harden', 'custself']);
 
   const columns: ColumnsType<DeviceItem> = useMemo(
     () => [
@@ -185,7 +185,7 @@ export default function DeviceListPage() {
                     })),
                     ...accountActions.map((a) => ({
                       key: a.kind,
-                      label: <span data-testid={`device-action-${a.kind}`}>{th(`${a.kind}.action`)}</span>,
+                      label: <span data-testid={`device-action-${a.kind}`}>{th(a.label)}</span>,
                     })),
                   ],
                   onClick: ({ key }) =>

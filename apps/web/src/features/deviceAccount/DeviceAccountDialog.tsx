@@ -4,15 +4,18 @@
 import { Alert, App, Button, Form, Input, Modal, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { SignInLink } from '../custself/SignInLink.tsx';
 import { PasswordsResult } from '../security/PasswordsResult.tsx';
 import { type DevicePasswordsResult, renameDeviceAccount, resetDeviceAccountPasswords } from './api.ts';
 
-export type DeviceAccountAction = 'devicePassword' | 'deviceUsername';
+export type DeviceAccountAction = 'devicePassword' | 'deviceUsername' | 'signInLink';
 
 /** Which device-account actions the permissions open (hiding is convenience; the server decides). */
-export const DEVICE_ACCOUNT_ACTIONS: { kind: DeviceAccountAction; needs: string[] }[] = [
-  { kind: 'devicePassword', needs: ['main:device_reset_password'] },
-  { kind: 'deviceUsername', needs: ['main:device_username'] },
+export const DEVICE_ACCOUNT_ACTIONS: { kind: DeviceAccountAction; needs: string[]; label: string }[] = [
+  { kind: 'devicePassword', needs: ['main:device_reset_password'], label: 'harden:devicePassword.action' },
+  { kind: 'deviceUsername', needs: ['main:device_username'], label: 'harden:deviceUsername.action' },
+  // The seller's sign-in link for the customer (issue 16, /loginByCert with a link).
+  { kind: 'signInLink', needs: ['main:device_reset_password'], label: 'custself:link.action' },
 ];
 
 function PasswordReset({ terminalIDs }: { terminalIDs: string[] }) {
@@ -96,11 +99,14 @@ export function DeviceAccountDialog({
   terminalIDs: string[];
   onClose: () => void;
 }) {
-  const { t } = useTranslation('harden');
+  const { t } = useTranslation(['harden', 'custself']);
+  const title = kind === 'signInLink' ? t('custself:link.title') : t(`${kind}.title`);
   return (
-    <Modal open footer={null} width={560} title={t(`${kind}.title`)} onCancel={onClose} destroyOnHidden>
+    <Modal open footer={null} width={560} title={title} onCancel={onClose} destroyOnHidden>
       {kind === 'devicePassword' ? (
         <PasswordReset terminalIDs={terminalIDs} />
+      ) : kind === 'signInLink' ? (
+        <SignInLink terminalID={terminalIDs[0]} />
       ) : (
         <UsernameChange terminalID={terminalIDs[0]} onDone={onClose} />
       )}

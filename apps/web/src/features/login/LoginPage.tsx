@@ -10,6 +10,7 @@ import { api, callEnvelope } from '../../api/client.ts';
 import type { LoginData, PublicConfig, TotpStep } from '../../api/types.ts';
 import { authStore } from '../../auth/store.ts';
 import { LANGUAGE_NAMES, LANGUAGES, type Language, setLanguage } from '../../i18n/index.ts';
+import { useBrand } from '../custself/brand.ts';
 
 // Spec §1 "on start": the maintenance notice the admin set to show on start opens over the login page. Its
 // dialog (antd Modal) stays out of the login page's first bundle.
@@ -65,6 +66,9 @@ export default function LoginPage() {
     queryFn: () => api<PublicConfig>('/config/public', undefined, { method: 'GET' }),
   });
   const remembered = authStore.rememberedUsername();
+  // The brand of this host name or /b/<key> address (issue 16): its title, logo, colours and app link.
+  const brand = useBrand();
+  const appUrl = brand?.appUrl || config.data?.appDownloadUrl;
 
   const finish = (data: LoginData) => {
     authStore.set(data);
@@ -136,14 +140,22 @@ export default function LoginPage() {
         minHeight: '100vh',
         display: 'grid',
         placeItems: 'center',
-        background: 'linear-gradient(135deg, #0b3d91 0%, #1677ff 55%, #69b1ff 100%)',
+        background: brand
+          ? `linear-gradient(135deg, ${brand.headerColor} 0%, ${brand.primaryColor} 100%)`
+          : 'linear-gradient(135deg, #0b3d91 0%, #1677ff 55%, #69b1ff 100%)',
       }}
+      data-brand={brand?.key ?? ''}
     >
       <Panel>
         <Space style={{ width: '100%', justifyContent: 'space-between' }} align="start">
-          <Typography.Title level={3} style={{ marginTop: 0 }} data-testid="login-title">
-            {t('login.title')}
-          </Typography.Title>
+          <Space align="center">
+            {brand?.logo && (
+              <img src={brand.logo} alt={brand.name} style={{ height: 40, maxWidth: 120 }} data-testid="brand-logo" />
+            )}
+            <Typography.Title level={3} style={{ marginTop: 0 }} data-testid="login-title">
+              {brand ? brand.title || brand.name : t('login.title')}
+            </Typography.Title>
+          </Space>
         </Space>
         {error && (
           <Alert type="error" showIcon message={error} style={{ marginBottom: 16 }} data-testid="login-error" />
@@ -212,8 +224,8 @@ export default function LoginPage() {
         )}
         <Divider style={{ margin: '16px 0 8px' }} />
         <Space style={{ width: '100%', justifyContent: 'space-between' }}>
-          {config.data?.appDownloadUrl ? (
-            <Typography.Link href={config.data.appDownloadUrl} target="_blank" rel="noreferrer">
+          {appUrl ? (
+            <Typography.Link href={appUrl} target="_blank" rel="noreferrer" data-testid="login-app-link">
               <MobileOutlined /> {t('login.appDownload')}
             </Typography.Link>
           ) : (
