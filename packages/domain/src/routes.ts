@@ -61,7 +61,7 @@ const INDEX_TREE: readonly Node[] = [
       // fence alarms) and battery status (spec §1 "battery", held by main:stat alone).
       leaf('countUsers', ['main:stat_mileage']),
       leaf('countFenceVisits', ['main:stat_alarms']),
-      leaf('countBattery', ['main:stat']),
+      leaf('countBattery'),
     ],
   ),
   group(
