@@ -1,6 +1,7 @@
 // Fastify setup: zod validation, OpenAPI, cookies, sessions, permission guard, envelope errors, the web app.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Writable } from 'node:stream';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
@@ -43,7 +44,7 @@ export interface BuildAppOptions {
   modules: RouteModule[];
   /** Folder of the built web app to serve at '/', if present. */
   webDist?: string;
-  logger?: boolean | { level: string; hooks?: { logMethod: (...a: never[]) => void } };
+  logger?: boolean | { level: string; hooks?: { logMethod: (...a: never[]) => void }; stream?: Writable };
 }
 
 export async function buildApp(ctx: AppContext, opts: BuildAppOptions): Promise<App> {
