@@ -3,6 +3,7 @@
 // devices, finding them in stock and delivering one to an agent; the test role (Chinese, forced by spec §1)
 // setting QC criteria, searching QC results, importing SIM cards and checking them; the admin (English) reading
 // QC and v2 serial results. Screenshots: factory-prod-*.
+import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -89,7 +90,14 @@ describe('factory production screens in Chromium (APP_ENV test)', () => {
       const imeiCounts = await countsText(page);
       expect(imeiCounts).toMatch(/Success 4\b/);
       expect(imeiCounts).toMatch(/Unqualified 1\b/);
-      await page.getByTestId('rejected-download').waitFor();
+      // The refused lines download as CSV: the line, the value and why.
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByTestId('rejected-download').click(),
+      ]);
+      const csv = readFileSync((await download.path())!, 'utf8');
+      expect(csv).toContain('line,value,reason,message');
+      expect(csv).toMatch(/\n5,bad!,invalid,/);
       await screenshot(page, 'factory-prod-import-imei-en');
 
       await page.goto(`${platform.baseUrl}/test/stock/importDevice`);
@@ -205,6 +213,51 @@ describe('factory production screens in Chromium (APP_ENV test)', () => {
       await screenshot(page, 'factory-prod-qc-search-en');
     } finally {
       await context.close();
+    }
+  }, 240_000);
+
+  it('factory checks: the admin switches them on, the customer import then counts "not preset"; stock staff see the setting', async () => {
+    const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    try {
+      await loginAs(page, platform.baseUrl, 'admin', ADMIN_PASSWORD);
+      await page.waitForURL('**/index/home');
+      await page.goto(`${platform.baseUrl}/test/stock/importDevice`);
+      const toggle = page.getByTestId('factory-checks-switch');
+      await expect.poll(() => toggle.getAttribute('aria-checked')).toBe('false'); // off on a new install
+      expect(await page.getByTestId('factory-checks').innerText()).toContain(
+        'Factory checks on the customer device import',
+      );
+      await toggle.click();
+      await expect.poll(() => toggle.getAttribute('aria-checked')).toBe('true');
+      await page.reload();
+      await expect.poll(() => page.getByTestId('factory-checks-switch').getAttribute('aria-checked')).toBe('true');
+      await screenshot(page, 'factory-prod-factory-checks-en');
+      // The customer side's device import now applies the factory rules: an IMEI nobody preset is refused.
+      const job = await apiPost<{ result: { success: number; notPreset: number } }>(page, '/device/import', {
+        userId: agentId,
+        text: `${P3}\n${imei(77)}`,
+        protocol: 2,
+        deviceType: 12,
+        wait: true,
+      });
+      expect(job.meta.success, job.meta.message).toBe(true);
+      expect(job.data.result).toMatchObject({ notPreset: 1 });
+    } finally {
+      await context.close();
+    }
+    const stockContext = await browser.newContext({ locale: 'zh-CN', viewport: { width: 1440, height: 900 } });
+    const stock = await stockContext.newPage();
+    try {
+      await loginAs(stock, platform.baseUrl, 'prod-stock', PASSWORD);
+      await stock.getByTestId('factory-shell').waitFor();
+      await stock.goto(`${platform.baseUrl}/test/stock/importDevice`);
+      const toggle = stock.getByTestId('factory-checks-switch');
+      await expect.poll(() => toggle.getAttribute('aria-checked')).toBe('true');
+      expect(await toggle.isDisabled()).toBe(true); // switching it is the admin's
+      expect(await stock.getByTestId('factory-checks').innerText()).toContain('工厂检查');
+    } finally {
+      await stockContext.close();
     }
   }, 240_000);
 });
