@@ -133,6 +133,50 @@ describe('tasks: one command to many devices', () => {
     sim.stop();
   });
 
+  it('an offline device’s item times out when the task expires, and the device gets nothing when it connects later', async () => {
+    const off = newTerminalId('gt06');
+    await addDevice(server, off, 'gt06');
+    const created = await admin.post<Task>('/task/create', {
+      content: 'WHERE#',
+      terminalIDs: [off],
+      area: 'factory',
+      expiresInHours: 1,
+    });
+    expect(created.status).toBe(200);
+    const id = created.data.id;
+    expect((await itemsOf(admin, id)).get(off)?.state).toBe('pending');
+    // The hour passes: the task and its queued command are due (moved back rather than waited for).
+    await sql`UPDATE tasks SET expires_at = now() - interval '1 second' WHERE id = ${id}`.execute(server.ctx.db);
+    await sql`UPDATE commands SET expires_at = now() - interval '1 second'
+      WHERE id IN (SELECT command_id FROM task_items WHERE task_id = ${id})`.execute(server.ctx.db);
+    await server.gateway.sweeper.run();
+    const item = (await itemsOf(admin, id)).get(off);
+    expect(item?.state).toBe('timeout');
+    expect(item?.doneAt).not.toBeNull();
+    const received: string[] = [];
+    const sim = simulatedDevice(server.gateway, 'gt06', off, { onCommand: (t) => received.push(t) });
+    await sim.connect();
+    try {
+      await waitFor(
+        async () =>
+          (
+            await server.ctx.db
+              .selectFrom('device_state')
+              .select('online')
+              .where('device_id', 'in', server.ctx.db.selectFrom('devices').select('id').where('terminal_id', '=', off))
+              .executeTakeFirst()
+          )?.online,
+      );
+      await new Promise((r) => setTimeout(r, 500));
+      expect(received).toEqual([]);
+      const task = await admin.post<Task>('/task/get', { id });
+      expect(task.data.counts).toMatchObject({ timeout: 1, pending: 0, sent: 0, total: 1 });
+      expect(task.data.finished).toBe(true);
+    } finally {
+      sim.stop();
+    }
+  });
+
   it('keeps to the caller’s devices and tasks, and checks permissions and input', async () => {
     const adminsDevice = newTerminalId('gt06');
     await addDevice(server, adminsDevice, 'gt06', { userId: '1' });
