@@ -4,6 +4,7 @@
 // setting QC criteria, searching QC results, importing SIM cards and checking them; the admin (English) reading
 // QC and v2 serial results. Screenshots: factory-prod-*.
 import { readFileSync } from 'node:fs';
+import { SimulatedDevice, VehicleTrack } from '@carhere/simulator';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -258,6 +259,75 @@ describe('factory production screens in Chromium (APP_ENV test)', () => {
       expect(await stock.getByTestId('factory-checks').innerText()).toContain('工厂检查');
     } finally {
       await stockContext.close();
+    }
+  }, 240_000);
+  it('test role (Chinese): a tracker reports its ICCID over TCP, card check shows the old card as a mismatch, clear unbinds it', async () => {
+    const TRACKER = imei(6);
+    const [OLD, NEW] = [iccid(11), iccid(12)];
+    const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1440, height: 900 } });
+    const admin = await context.newPage();
+    let tracker: SimulatedDevice | undefined;
+    try {
+      await loginAs(admin, platform.baseUrl, 'admin', ADMIN_PASSWORD);
+      await admin.waitForURL('**/index/home');
+      // The factory checks an earlier test switched on would refuse this unpreset IMEI: back to the default.
+      await apiPost(admin, '/stock/factoryChecks', { enabled: false });
+      const imported = await apiPost<{ result: { success: number } }>(admin, '/device/import', {
+        text: TRACKER,
+        protocol: 2,
+        deviceType: 12,
+        wait: true,
+      });
+      expect(imported.meta.success, imported.meta.message).toBe(true);
+      expect(imported.data.result.success).toBe(1);
+      // The factory bound card OLD to the tracker; the SIM really in it is NEW.
+      const cards = await apiPost(admin, '/card/import', { text: `${OLD},,,,,,,,${TRACKER}\n${NEW}`, wait: true });
+      expect(cards.meta.success, cards.meta.message).toBe(true);
+      tracker = new SimulatedDevice({
+        protocol: 'gt06',
+        terminalId: TRACKER,
+        host: '127.0.0.1',
+        port: platform.gt06Port,
+        track: new VehicleTrack({ centerLat: 39.915, centerLon: 116.404, radiusKm: 2, maxSpeed: 40 }),
+        replyTo: (command) => (/^ICCID#?$/i.test(command) ? `<ICCID:${NEW}>` : 'OK'),
+      });
+      await tracker.connect();
+      const task = await apiPost(admin, '/task/create', { content: 'ICCID#', terminalIDs: [TRACKER], area: 'factory' });
+      expect(task.meta.success, task.meta.message).toBe(true);
+      await expect
+        .poll(
+          async () =>
+            (await apiPost<{ list: { imei: string | null }[] }>(admin, '/card/find', { iccid: NEW })).data.list[0]
+              ?.imei,
+          { timeout: 30_000 },
+        )
+        .toBe(TRACKER);
+
+      const page = await context.newPage();
+      await page.context().clearCookies();
+      await loginAs(page, platform.baseUrl, 'prod-test', PASSWORD);
+      await page.getByTestId('factory-shell').waitFor();
+      await page.goto(`${platform.baseUrl}/test/card/cardSearch`);
+      await page.getByRole('tab', { name: '匹配检查' }).click();
+      await page.getByTestId('card-check').click();
+      // (the card list's table, in its hidden tab, lists OLD too: the check's row is the one with the verdict)
+      const row = page.locator('.ant-table-row', { hasText: OLD }).filter({ hasText: '卡与设备不一致' });
+      await row.waitFor();
+      expect(await row.innerText()).toContain(NEW);
+      expect(await row.innerText()).toContain(TRACKER);
+      await screenshot(page, 'factory-prod-card-check-cn');
+
+      await page.goto(`${platform.baseUrl}/test/card/cardClear`);
+      await page.getByTestId('card-clear-text').fill(OLD);
+      await page.getByTestId('card-clear').click();
+      await page.getByText('已解绑 1 张卡').waitFor();
+      const after = await apiPost<{ list: { imei: string | null }[] }>(page, '/card/find', { iccid: OLD });
+      expect(after.data.list[0]?.imei).toBeNull();
+      const check = await apiPost<{ list: unknown[] }>(page, '/card/check', { imeis: [TRACKER] });
+      expect(check.data.list).toEqual([]);
+    } finally {
+      tracker?.stop();
+      await context.close();
     }
   }, 240_000);
 });
