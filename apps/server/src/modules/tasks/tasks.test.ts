@@ -35,6 +35,10 @@ interface Item {
   doneAt: string | null;
 }
 
+// One sealing key for every server of this file: a process holds one key, and the restart test's data folder
+// would otherwise make a key of its own beside the first server's (secretBox refuses a second key).
+const SECRET_KEY = 'a'.repeat(64);
+
 async function itemsOf(c: ApiClient, id: string): Promise<Map<string, Item>> {
   const res = await c.post<{ total: number; list: Item[] }>('/task/items', { id, pageSize: 100 });
   expect(res.status).toBe(200);
@@ -48,7 +52,11 @@ describe('tasks: one command to many devices', () => {
   let customerId: string;
 
   beforeAll(async () => {
-    server = await createGatewayTestServer({ commandTimeoutMs: 3000, offlineCommandTtlHours: 2 });
+    server = await createGatewayTestServer({
+      commandTimeoutMs: 3000,
+      offlineCommandTtlHours: 2,
+      secretKey: SECRET_KEY,
+    });
     admin = await adminClient(server);
     // A customer (role user, main:command) with devices of its own; the demo account is read-only.
     demo = await userClient(server, 'task-customer', 3);
@@ -267,7 +275,7 @@ describe.skipIf(process.env.DATABASE_URL)('tasks survive a restart on the same d
   it('an item queued before the restart is delivered after it and its state is kept', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'carhere-tasks-'));
     try {
-      const first = await createGatewayTestServer({ dataDir, commandTimeoutMs: 2000 });
+      const first = await createGatewayTestServer({ dataDir, commandTimeoutMs: 2000, secretKey: SECRET_KEY });
       const off = newTerminalId('jt808');
       const done = newTerminalId('jt808');
       await addDevice(first, off, 'jt808');
@@ -291,7 +299,7 @@ describe.skipIf(process.env.DATABASE_URL)('tasks survive a restart on the same d
       sim1.stop();
       await first.stop();
 
-      const second = await createGatewayTestServer({ dataDir, commandTimeoutMs: 2000 });
+      const second = await createGatewayTestServer({ dataDir, commandTimeoutMs: 2000, secretKey: SECRET_KEY });
       try {
         const admin2 = await adminClient(second);
         const before = await itemsOf(admin2, id);
