@@ -3,6 +3,8 @@
 // devices, finding them in stock and delivering one to an agent; the test role (Chinese, forced by spec §1)
 // setting QC criteria, searching QC results, importing SIM cards and checking them; the admin (English) reading
 // QC and v2 serial results. Screenshots: factory-prod-*.
+import { readFileSync } from 'node:fs';
+import { SimulatedDevice, VehicleTrack } from '@carhere/simulator';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -89,7 +91,14 @@ describe('factory production screens in Chromium (APP_ENV test)', () => {
       const imeiCounts = await countsText(page);
       expect(imeiCounts).toMatch(/Success 4\b/);
       expect(imeiCounts).toMatch(/Unqualified 1\b/);
-      await page.getByTestId('rejected-download').waitFor();
+      // The refused lines download as CSV: the line, the value and why.
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByTestId('rejected-download').click(),
+      ]);
+      const csv = readFileSync((await download.path())!, 'utf8');
+      expect(csv).toContain('line,value,reason,message');
+      expect(csv).toMatch(/\n5,bad!,invalid,/);
       await screenshot(page, 'factory-prod-import-imei-en');
 
       await page.goto(`${platform.baseUrl}/test/stock/importDevice`);
@@ -204,6 +213,120 @@ describe('factory production screens in Chromium (APP_ENV test)', () => {
         .waitFor();
       await screenshot(page, 'factory-prod-qc-search-en');
     } finally {
+      await context.close();
+    }
+  }, 240_000);
+
+  it('factory checks: the admin switches them on, the customer import then counts "not preset"; stock staff see the setting', async () => {
+    const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    try {
+      await loginAs(page, platform.baseUrl, 'admin', ADMIN_PASSWORD);
+      await page.waitForURL('**/index/home');
+      await page.goto(`${platform.baseUrl}/test/stock/importDevice`);
+      const toggle = page.getByTestId('factory-checks-switch');
+      await expect.poll(() => toggle.getAttribute('aria-checked')).toBe('false'); // off on a new install
+      expect(await page.getByTestId('factory-checks').innerText()).toContain(
+        'Factory checks on the customer device import',
+      );
+      await toggle.click();
+      await expect.poll(() => toggle.getAttribute('aria-checked')).toBe('true');
+      await page.reload();
+      await expect.poll(() => page.getByTestId('factory-checks-switch').getAttribute('aria-checked')).toBe('true');
+      await screenshot(page, 'factory-prod-factory-checks-en');
+      // The customer side's device import now applies the factory rules: an IMEI nobody preset is refused.
+      const job = await apiPost<{ result: { success: number; notPreset: number } }>(page, '/device/import', {
+        userId: agentId,
+        text: `${P3}\n${imei(77)}`,
+        protocol: 2,
+        deviceType: 12,
+        wait: true,
+      });
+      expect(job.meta.success, job.meta.message).toBe(true);
+      expect(job.data.result).toMatchObject({ notPreset: 1 });
+    } finally {
+      await context.close();
+    }
+    const stockContext = await browser.newContext({ locale: 'zh-CN', viewport: { width: 1440, height: 900 } });
+    const stock = await stockContext.newPage();
+    try {
+      await loginAs(stock, platform.baseUrl, 'prod-stock', PASSWORD);
+      await stock.getByTestId('factory-shell').waitFor();
+      await stock.goto(`${platform.baseUrl}/test/stock/importDevice`);
+      const toggle = stock.getByTestId('factory-checks-switch');
+      await expect.poll(() => toggle.getAttribute('aria-checked')).toBe('true');
+      expect(await toggle.isDisabled()).toBe(true); // switching it is the admin's
+      expect(await stock.getByTestId('factory-checks').innerText()).toContain('工厂检查');
+    } finally {
+      await stockContext.close();
+    }
+  }, 240_000);
+  it('test role (Chinese): a tracker reports its ICCID over TCP, card check shows the old card as a mismatch, clear unbinds it', async () => {
+    const TRACKER = imei(6);
+    const [OLD, NEW] = [iccid(11), iccid(12)];
+    const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1440, height: 900 } });
+    const admin = await context.newPage();
+    let tracker: SimulatedDevice | undefined;
+    try {
+      await loginAs(admin, platform.baseUrl, 'admin', ADMIN_PASSWORD);
+      await admin.waitForURL('**/index/home');
+      // The factory checks an earlier test switched on would refuse this unpreset IMEI: back to the default.
+      await apiPost(admin, '/stock/factoryChecks', { enabled: false });
+      const imported = await apiPost<{ result: { success: number } }>(admin, '/device/import', {
+        text: TRACKER,
+        protocol: 2,
+        deviceType: 12,
+        wait: true,
+      });
+      expect(imported.meta.success, imported.meta.message).toBe(true);
+      expect(imported.data.result.success).toBe(1);
+      // The factory bound card OLD to the tracker; the SIM really in it is NEW.
+      const cards = await apiPost(admin, '/card/import', { text: `${OLD},,,,,,,,${TRACKER}\n${NEW}`, wait: true });
+      expect(cards.meta.success, cards.meta.message).toBe(true);
+      tracker = new SimulatedDevice({
+        protocol: 'gt06',
+        terminalId: TRACKER,
+        host: '127.0.0.1',
+        port: platform.gt06Port,
+        track: new VehicleTrack({ centerLat: 39.915, centerLon: 116.404, radiusKm: 2, maxSpeed: 40 }),
+        replyTo: (command) => (/^ICCID#?$/i.test(command) ? `<ICCID:${NEW}>` : 'OK'),
+      });
+      await tracker.connect();
+      const task = await apiPost(admin, '/task/create', { content: 'ICCID#', terminalIDs: [TRACKER], area: 'factory' });
+      expect(task.meta.success, task.meta.message).toBe(true);
+      await expect
+        .poll(
+          async () =>
+            (await apiPost<{ list: { imei: string | null }[] }>(admin, '/card/find', { iccid: NEW })).data.list[0]
+              ?.imei,
+          { timeout: 30_000 },
+        )
+        .toBe(TRACKER);
+
+      const page = await context.newPage();
+      await page.context().clearCookies();
+      await loginAs(page, platform.baseUrl, 'prod-test', PASSWORD);
+      await page.getByTestId('factory-shell').waitFor();
+      await page.goto(`${platform.baseUrl}/test/card/cardSearch`);
+      await page.getByRole('tab', { name: '匹配检查' }).click();
+      await page.getByTestId('card-check').click();
+      // (the card list's table, in its hidden tab, lists OLD too: the check's row is the one with the verdict)
+      const row = page.locator('.ant-table-row', { hasText: OLD }).filter({ hasText: '卡与设备不一致' });
+      await row.waitFor();
+      expect(await row.innerText()).toContain(NEW);
+      expect(await row.innerText()).toContain(TRACKER);
+      await screenshot(page, 'factory-prod-card-check-cn');
+
+      await page.goto(`${platform.baseUrl}/test/card/cardClear`);
+      await page.getByTestId('card-clear-text').fill(OLD);
+      await page.getByTestId('card-clear').click();
+      await page.getByText('已解绑 1 张卡').waitFor();
+      const after = await apiPost<{ list: { imei: string | null }[] }>(page, '/card/find', { iccid: OLD });
+      expect(after.data.list[0]?.imei).toBeNull();
+      const check = await apiPost<{ list: unknown[] }>(page, '/card/check', { imeis: [TRACKER] });
+      expect(check.data.list).toEqual([]);
+    } finally {
+      tracker?.stop();
       await context.close();
     }
   }, 240_000);

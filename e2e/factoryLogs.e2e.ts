@@ -134,6 +134,20 @@ describe('factory log screens in Chromium', () => {
     await page.goto(`${platform.baseUrl}/test/log/monitor`);
     await page.getByTestId('system-log-page').waitFor();
     expect(await page.getByRole('tab', { name: 'System log' }).count()).toBe(1);
+    // Live tail: with it on, a warning the server logs now (a refused NB-IoT push: no callback token is set)
+    // appears in the table without a search or a reload.
+    await page.getByTestId('system-log-live').click();
+    expect(await page.getByTestId('system-log-table').textContent()).not.toContain('NB-IoT push refused');
+    const push = await fetch(`${platform.baseUrl}/api/nb/subscribe`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ notifyType: 'deviceDataChanged', deviceId: 'nb-live-tail' }),
+    });
+    expect(push.status).toBe(403);
+    await expect
+      .poll(() => page.getByTestId('system-log-table').textContent(), { timeout: 20_000 })
+      .toContain('NB-IoT push refused');
+    await screenshot(page, 'factory-monitor-live');
     await page.getByRole('tab', { name: 'Audit log' }).click();
     // The admin's writes (user creation) are in the audit log.
     await expect.poll(() => page.getByTestId('audit-log').textContent()).toContain('/api/user/insertUser');

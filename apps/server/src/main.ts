@@ -1,5 +1,6 @@
 // Composition root: config → database (+ migrations, first-run seed) → bus → HTTP API + web (+ gateway).
 import { dirname, resolve } from 'node:path';
+import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { createBus } from './bus/index.ts';
 import type { Config } from './config.ts';
@@ -101,7 +102,11 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const app = await buildApp(ctx, {
     modules: parts.api ? routeModules : gatewayOnlyModules,
     webDist: parts.api ? (config.webDist ?? defaultWebDist) : undefined,
-    logger: opts.logger ? { level: config.logLevel, hooks: { logMethod: systemLog.pinoHook() } } : false,
+    // With console logging off (LOG_HTTP unset) the logger still runs at level warn into a sink, so that the
+    // server's warnings reach the system log whatever is printed.
+    logger: opts.logger
+      ? { level: config.logLevel, hooks: { logMethod: systemLog.pinoHook() } }
+      : { level: 'warn', hooks: { logMethod: systemLog.pinoHook() }, stream: nullSink() },
     metrics: opts.metrics,
   });
   // Log retention: the hourly cleanup job that keeps every log bounded; position and alarm retention daily.
@@ -147,4 +152,13 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       await dbHandle.close();
     },
   };
+}
+
+/** Where the logger writes when console logging is off: nowhere (the system log hook has seen the entry). */
+function nullSink(): Writable {
+  return new Writable({
+    write(_chunk, _encoding, done) {
+      done();
+    },
+  });
 }

@@ -2,6 +2,7 @@
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Writable } from 'node:stream';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
@@ -45,7 +46,7 @@ export interface BuildAppOptions {
   modules: RouteModule[];
   /** Folder of the built web app to serve at '/', if present. */
   webDist?: string;
-  logger?: boolean | { level: string; hooks?: { logMethod: (...a: never[]) => void } };
+  logger?: boolean | { level: string; hooks?: { logMethod: (...a: never[]) => void }; stream?: Writable };
   /** The text GET /metrics answers (default: this process's registry; a cluster primary adds its workers'). */
   metrics?: () => Promise<string>;
 }

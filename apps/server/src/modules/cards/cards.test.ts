@@ -93,17 +93,39 @@ describe('SIM cards: import, search, check against reported ICCIDs, clear, custo
     const book = new ExcelJS.Workbook();
     const sheet = book.addWorksheet('cards');
     const c4 = iccid();
-    sheet.addRow(['ICCID', 'IMSI', 'MSISDN']);
-    sheet.addRow([c4, '460004', '13800000004']);
+    sheet.addRow(['ICCID', 'IMSI', 'MSISDN', 'Operator', 'Plan', 'Activated', 'Expires']);
+    // Date cells are read as dates (the streamed reader keeps the styles that mark them).
+    sheet.addRow([c4, '460004', '13800000004', 'CMCC', '1G', new Date(Date.UTC(2026, 2, 4)), '2028-05-06']);
+    book.addWorksheet('notes').addRow(['not', 'cards']); // only the first sheet is read
     const base64 = Buffer.from(await book.xlsx.writeBuffer()).toString('base64');
     const x = await expectOk<Job>(tester.post('/card/import', { file: { name: 'c.xlsx', base64 }, wait: true }));
-    expect(x.result).toMatchObject({ success: 1 });
+    expect(x.result).toMatchObject({ success: 1, failure: 0, unqualified: 0 });
+    const c4Page = await expectOk<CardPage & { list: { activatedOn: string | null }[] }>(
+      tester.post('/card/find', { iccid: c4 }),
+    );
+    expect(c4Page.list[0]).toMatchObject({ activatedOn: '2026-03-04', expiresOn: '2028-05-06' });
     const csv = await server.app.inject({
       method: 'GET',
       url: `/api/card/export?iccid=${c4}`,
       headers: { cookie: tester.cookie },
     });
     expect(csv.statusCode).toBe(200);
+  });
+
+  it('imports more rows than one write chunk: every row lands, refused lines come back in file order', async () => {
+    const tester = await loginAs(server, 'tester');
+    const base = `8987${String(Date.now()).slice(-8)}`;
+    const lines = Array.from({ length: 25_000 }, (_, i) => `${base}${String(i).padStart(8, '0')},4600${i},1${i}`);
+    lines[20_500] = 'bad line in the third chunk';
+    lines[3] = 'bad line in the first chunk';
+    const job = await expectOk<Job>(tester.post('/card/import', { text: lines.join('\n'), wait: true }));
+    expect(job.result).toMatchObject({ success: 24_998, unqualified: 2 });
+    expect(job.result!.rejected.map((r) => r.value)).toEqual([
+      'bad line in the first chunk',
+      'bad line in the third chunk',
+    ]);
+    const found = await expectOk<CardPage>(tester.post('/card/find', { iccid: base, pageSize: 1 }));
+    expect(found.total).toBe(24_998);
   });
 
   it('check shows mismatches after devices report, and clear unbinds', async () => {

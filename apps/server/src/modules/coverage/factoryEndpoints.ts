@@ -1,12 +1,20 @@
 // The factory back office's endpoints for the authorization matrix (factoryMatrix.test.ts): each with the
 // permissions of which one is needed and a valid request. Areas add their factory endpoints here.
+import { PROD_ENDPOINTS } from './factoryProdEndpoints.ts';
+
 export interface FactoryEndpoint {
   name: string;
   method?: 'GET' | 'POST';
   /** One of these is needed. */
   perm: string[];
-  /** A valid request; `imei` is a registered device of the fleet. */
-  req: (imei: string) => { url?: string; body?: unknown };
+  /** A valid request; `imei` is a registered device of the fleet, `fx` the matrix's other fixtures. */
+  req: (imei: string, fx: MatrixFixtures) => { url?: string; body?: unknown };
+}
+
+/** What the matrix creates before it calls: a factory task (by the admin) and an agent to deliver stock to. */
+export interface MatrixFixtures {
+  taskId: string;
+  agentId: string;
 }
 
 const body = (b: unknown) => ({ body: b });
@@ -85,4 +93,6 @@ export const FACTORY_ENDPOINTS: FactoryEndpoint[] = [
     perm: ['factory:cmd_send', 'factory:config_platform', 'factory:muti_cmd'],
     req: () => body({ text: 'WHERE#' }),
   },
+  // Stock, cards, QC, serial results, task read/cancel, OTA.
+  ...PROD_ENDPOINTS,
 ];

@@ -6,8 +6,9 @@ import { type Environment, hasPermission, permissionsFor, ROLES } from '@carhere
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDevice, adminClient, newTerminalId, userClient } from '../../gateway/test-support.ts';
 import { type ApiClient, createTestServer, type TestServer } from '../../testing/harness.ts';
+import { apiOperations } from '../../testing/openapi.ts';
 import { snapshotTables } from '../../testing/snapshot.ts';
-import { FACTORY_ENDPOINTS, type FactoryEndpoint } from './factoryEndpoints.ts';
+import { FACTORY_ENDPOINTS, type FactoryEndpoint, type MatrixFixtures } from './factoryEndpoints.ts';
 
 const ROLES_UNDER_TEST = [
   ROLES.admin,
@@ -24,8 +25,23 @@ const ROLES_UNDER_TEST = [
   ROLES.testTransferIpUser,
 ];
 
-async function call(server: TestServer, c: ApiClient | null, e: FactoryEndpoint, imei: string) {
-  const r = e.req(imei);
+/** Tables a refused call must leave as they were. */
+const WATCHED = [
+  'devices',
+  'tasks',
+  'task_items',
+  'frame_capture',
+  'log_retention',
+  'stock_records',
+  'sim_cards',
+  'qc_criteria',
+  'import_jobs',
+  'ota_firmware',
+  'settings',
+];
+
+async function call(server: TestServer, c: ApiClient | null, e: FactoryEndpoint, imei: string, fx: MatrixFixtures) {
+  const r = e.req(imei, fx);
   const res = await server.app.inject({
     method: e.method ?? 'POST',
     url: `/api${r.url ?? e.name}`,
@@ -39,6 +55,7 @@ for (const env of ['live', 'test'] as Environment[]) {
   describe(`factory authorization matrix (APP_ENV ${env})`, () => {
     let server: TestServer;
     let imei: string;
+    let fx: MatrixFixtures;
     const clients = new Map<number, ApiClient>();
 
     beforeAll(async () => {
@@ -51,6 +68,19 @@ for (const env of ['live', 'test'] as Environment[]) {
           role === ROLES.admin ? await adminClient(server) : await userClient(server, `fm-${role}`, role),
         );
       }
+      const admin = clients.get(ROLES.admin)!;
+      const task = await admin.post<{ id: string }>('/task/create', {
+        content: 'WHERE#',
+        terminalIDs: [imei],
+        area: 'factory',
+      });
+      expect(task.meta.success, task.meta.message).toBe(true);
+      const agent = await server.ctx.db
+        .selectFrom('users')
+        .select('id')
+        .where('username', '=', `fm-${ROLES.agent}`)
+        .executeTakeFirstOrThrow();
+      fx = { taskId: task.data.id, agentId: String(agent.id) };
     });
     afterAll(async () => {
       await server.close();
@@ -64,16 +94,14 @@ for (const env of ['live', 'test'] as Environment[]) {
         let open = 0;
         for (const e of FACTORY_ENDPOINTS) {
           const allowed = hasPermission(held, e.perm);
-          const before = allowed
-            ? ''
-            : await snapshotTables(server, ['devices', 'tasks', 'frame_capture', 'log_retention']);
-          const res = await call(server, clients.get(role)!, e, imei);
+          const before = allowed ? '' : await snapshotTables(server, WATCHED);
+          const res = await call(server, clients.get(role)!, e, imei, fx);
           if (res.status >= 500) mismatches.push(`role ${role} ${e.name}: ${res.status} ${res.text.slice(0, 160)}`);
           if (allowed && res.status === 403) mismatches.push(`role ${role} ${e.method ?? 'POST'} ${e.name}: refused`);
           if (!allowed) {
             if (res.status !== 403)
               mismatches.push(`role ${role} ${e.method ?? 'POST'} ${e.name}: ${res.status}, not 403`);
-            const after = await snapshotTables(server, ['devices', 'tasks', 'frame_capture', 'log_retention']);
+            const after = await snapshotTables(server, WATCHED);
             if (after !== before) mismatches.push(`role ${role} ${e.name}: refused but changed the database`);
           } else open++;
         }
@@ -83,9 +111,18 @@ for (const env of ['live', 'test'] as Environment[]) {
       expect(mismatches).toEqual([]);
     }, 120_000);
 
+    it('lists every operation that a factory permission opens (the OpenAPI document names them)', async () => {
+      const listed = new Set(FACTORY_ENDPOINTS.map((e) => `${e.method ?? 'POST'} /api${e.name}`));
+      const factoryOps = (await apiOperations(server)).filter((op) =>
+        op.permissions.some((p) => p.startsWith('factory:')),
+      );
+      expect(factoryOps.length).toBeGreaterThan(50);
+      expect(factoryOps.map((op) => `${op.method} ${op.path}`).filter((name) => !listed.has(name))).toEqual([]);
+    });
+
     it('asks an anonymous caller to log in', async () => {
       for (const e of FACTORY_ENDPOINTS) {
-        const res = await call(server, null, e, imei);
+        const res = await call(server, null, e, imei, fx);
         expect(res.status, e.name).not.toBe(200);
         expect(JSON.parse(res.text).meta.message, e.name).toBe('407');
       }

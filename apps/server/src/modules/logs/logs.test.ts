@@ -133,6 +133,23 @@ describe('factory logs and tools', () => {
     expect((await logUser.post('/log/retention', { kind: 'nothing', days: 3 })).status).toBe(400);
   });
 
+  it('records the server’s warnings in the system log also when console logging is off', async () => {
+    // The test server runs as `npm start` does by default (LOG_HTTP unset): nothing printed, yet a refused
+    // NB-IoT push (no callback token configured here) is a warning the system log keeps.
+    const res = await server.app.inject({
+      method: 'POST',
+      url: '/api/nb/subscribe',
+      payload: { notifyType: 'deviceDataChanged', deviceId: 'nb-warn-1' },
+    });
+    expect(res.statusCode).toBe(403);
+    await server.ctx.services.systemLog?.flush();
+    const found = await logUser.post<{ list: { level: string; message: string }[] }>('/log/system/find', {
+      keyword: 'NB-IoT push refused',
+    });
+    expect(found.data.list[0]).toMatchObject({ level: 'warn' });
+    expect(found.data.list[0]?.message).toContain('NB-IoT push refused');
+  });
+
   it('records a real 5xx answer of the API in the system log (error handler hook)', async () => {
     // An app on the same context with one extra route, registered only here: it runs a query the database
     // refuses (no such table), the real error handler answers 500 and must hand the error to the system log.

@@ -6,6 +6,7 @@ import {
   createGatewayTestServer,
   type GatewayTestServer,
   newTerminalId,
+  userClient,
 } from '../../gateway/test-support.ts';
 import { callbackTokenMatches, parsePushTime } from './routes.ts';
 
@@ -99,6 +100,33 @@ describe('NB-IoT push callbacks /api/nb/subscribe and /api/ccs/subscribe', () =>
       .where('device_id', '=', jt808Id)
       .executeTakeFirstOrThrow();
     expect(alarm).toEqual({ type: 1, source: 'device' });
+  });
+
+  it('finds a device by the NB-IoT id the factory set in idManager', async () => {
+    const imei = newTerminalId('gt06');
+    const id = await addDevice(server, imei, 'gt06', { deviceType: 11 });
+    const tester = await userClient(server, 'nb-id-tester', 5);
+    const before = await push('/api/nb/subscribe', {
+      notifyType: 'deviceDataChanged',
+      deviceId: 'nb-by-idmanager',
+      service: { serviceId: 'Location', data: { latitude: 30.5, longitude: 114.3 } },
+    });
+    expect(before.statusCode).not.toBe(200); // nobody has this id yet
+    const set = await tester.post('/idManager/set', { terminalID: imei, nbDeviceId: 'nb-by-idmanager' });
+    expect(set.meta.success, set.meta.message).toBe(true);
+    const res = await push('/api/nb/subscribe', {
+      notifyType: 'deviceDataChanged',
+      deviceId: 'nb-by-idmanager',
+      service: { serviceId: 'Location', data: { latitude: 30.5, longitude: 114.3 } },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toMatchObject({ accepted: true, stored: 1 });
+    const row = await server.ctx.db
+      .selectFrom('positions')
+      .select(['lat', 'lon'])
+      .where('device_id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ lat: 30.5, lon: 114.3 });
   });
 
   it('accepts other notify types without storing anything', async () => {

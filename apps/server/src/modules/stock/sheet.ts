@@ -1,11 +1,14 @@
 // Uploaded tables for the factory imports: pasted text (one row a line), a csv/text file, or an xlsx workbook
 // (first sheet, read with exceljs). Every row comes back as trimmed text cells; a first row of column titles
 // is dropped. And the other way: the factory's exports as one xlsx sheet (sendXlsx).
+
+import { Readable } from 'node:stream';
 import { isHeaderRow, neutraliseRow, splitCells } from '@carhere/domain';
 import ExcelJS from 'exceljs';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { ApiError } from '../../http/errors.ts';
+import { leanXlsxRows } from './xlsxRows.ts';
 
 export const uploadSchema = z.object({
   /** Pasted rows, one a line; cells separated by tab, comma, semicolon or spaces. */
@@ -43,22 +46,45 @@ function textRows(text: string): SheetRow[] {
   return rows;
 }
 
-async function xlsxRows(buffer: Buffer): Promise<SheetRow[]> {
-  const book = new ExcelJS.Workbook();
+/**
+ * The rows of the workbook's first sheet: by the lean reader (xlsxRows.ts, a single scan of the sheet's XML),
+ * else — a file it does not handle — by exceljs.
+ */
+export async function xlsxRows(buffer: Buffer): Promise<SheetRow[]> {
+  return leanXlsxRows(buffer) ?? (await exceljsRows(buffer));
+}
+
+/**
+ * The rows of the first sheet read by exceljs as a stream (WorkbookReader: the sheet XML parsed as it is
+ * inflated, no workbook model). Styles are kept so that date cells come back as dates.
+ */
+export async function exceljsRows(buffer: Buffer): Promise<SheetRow[]> {
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([buffer]), {
+    sharedStrings: 'cache',
+    styles: 'cache',
+    hyperlinks: 'ignore',
+    worksheets: 'emit',
+    entries: 'ignore',
+  });
+  // Sheets arrive in the archive's order; the first sheet is the one with the lowest number.
+  let first: { id: number; rows: SheetRow[] } | null = null;
   try {
-    await book.xlsx.load(buffer as unknown as ArrayBuffer);
+    for await (const sheet of reader) {
+      const id = Number((sheet as unknown as { id: number }).id);
+      const rows: SheetRow[] = [];
+      for await (const row of sheet) {
+        const values = Array.isArray(row.values) ? row.values.slice(1) : [];
+        // Array.from, not map: the row's values are sparse, and map would keep the holes.
+        const cells = Array.from(values, (v) => cellText(v as ExcelJS.CellValue).trim());
+        while (cells.length > 0 && cells[cells.length - 1] === '') cells.pop();
+        if (cells.length > 0) rows.push({ line: row.number, cells });
+      }
+      if (first === null || id < first.id) first = { id, rows };
+    }
   } catch {
     throw new ApiError(400, 'file.unreadable', 400);
   }
-  const sheet = book.worksheets[0];
-  const rows: SheetRow[] = [];
-  sheet?.eachRow({ includeEmpty: false }, (row, rowNumber) => {
-    const values = Array.isArray(row.values) ? row.values.slice(1) : [];
-    const cells = values.map((v) => cellText(v as ExcelJS.CellValue).trim());
-    while (cells.length > 0 && cells[cells.length - 1] === '') cells.pop();
-    if (cells.length > 0) rows.push({ line: rowNumber, cells });
-  });
-  return rows;
+  return first?.rows ?? [];
 }
 
 /** The rows of an upload, without a title row; 400 'file.unreadable' when there is nothing readable. */

@@ -35,6 +35,10 @@ interface Item {
   doneAt: string | null;
 }
 
+// One sealing key for every server of this file: a process holds one key, and the restart test's data folder
+// would otherwise make a key of its own beside the first server's (secretBox refuses a second key).
+const SECRET_KEY = 'a'.repeat(64);
+
 async function itemsOf(c: ApiClient, id: string): Promise<Map<string, Item>> {
   const res = await c.post<{ total: number; list: Item[] }>('/task/items', { id, pageSize: 100 });
   expect(res.status).toBe(200);
@@ -48,7 +52,11 @@ describe('tasks: one command to many devices', () => {
   let customerId: string;
 
   beforeAll(async () => {
-    server = await createGatewayTestServer({ commandTimeoutMs: 3000, offlineCommandTtlHours: 2 });
+    server = await createGatewayTestServer({
+      commandTimeoutMs: 3000,
+      offlineCommandTtlHours: 2,
+      secretKey: SECRET_KEY,
+    });
     admin = await adminClient(server);
     // A customer (role user, main:command) with devices of its own; the demo account is read-only.
     demo = await userClient(server, 'task-customer', 3);
@@ -131,6 +139,50 @@ describe('tasks: one command to many devices', () => {
     expect(received).toEqual([]);
     expect((await itemsOf(demo, created.data.id)).get(off)?.state).toBe('cancelled');
     sim.stop();
+  });
+
+  it('an offline device’s item times out when the task expires, and the device gets nothing when it connects later', async () => {
+    const off = newTerminalId('gt06');
+    await addDevice(server, off, 'gt06');
+    const created = await admin.post<Task>('/task/create', {
+      content: 'WHERE#',
+      terminalIDs: [off],
+      area: 'factory',
+      expiresInHours: 1,
+    });
+    expect(created.status).toBe(200);
+    const id = created.data.id;
+    expect((await itemsOf(admin, id)).get(off)?.state).toBe('pending');
+    // The hour passes: the task and its queued command are due (moved back rather than waited for).
+    await sql`UPDATE tasks SET expires_at = now() - interval '1 second' WHERE id = ${id}`.execute(server.ctx.db);
+    await sql`UPDATE commands SET expires_at = now() - interval '1 second'
+      WHERE id IN (SELECT command_id FROM task_items WHERE task_id = ${id})`.execute(server.ctx.db);
+    await server.gateway.sweeper.run();
+    const item = (await itemsOf(admin, id)).get(off);
+    expect(item?.state).toBe('timeout');
+    expect(item?.doneAt).not.toBeNull();
+    const received: string[] = [];
+    const sim = simulatedDevice(server.gateway, 'gt06', off, { onCommand: (t) => received.push(t) });
+    await sim.connect();
+    try {
+      await waitFor(
+        async () =>
+          (
+            await server.ctx.db
+              .selectFrom('device_state')
+              .select('online')
+              .where('device_id', 'in', server.ctx.db.selectFrom('devices').select('id').where('terminal_id', '=', off))
+              .executeTakeFirst()
+          )?.online,
+      );
+      await new Promise((r) => setTimeout(r, 500));
+      expect(received).toEqual([]);
+      const task = await admin.post<Task>('/task/get', { id });
+      expect(task.data.counts).toMatchObject({ timeout: 1, pending: 0, sent: 0, total: 1 });
+      expect(task.data.finished).toBe(true);
+    } finally {
+      sim.stop();
+    }
   });
 
   it('keeps to the caller’s devices and tasks, and checks permissions and input', async () => {
@@ -223,7 +275,7 @@ describe.skipIf(process.env.DATABASE_URL)('tasks survive a restart on the same d
   it('an item queued before the restart is delivered after it and its state is kept', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'carhere-tasks-'));
     try {
-      const first = await createGatewayTestServer({ dataDir, commandTimeoutMs: 2000 });
+      const first = await createGatewayTestServer({ dataDir, commandTimeoutMs: 2000, secretKey: SECRET_KEY });
       const off = newTerminalId('jt808');
       const done = newTerminalId('jt808');
       await addDevice(first, off, 'jt808');
@@ -247,7 +299,7 @@ describe.skipIf(process.env.DATABASE_URL)('tasks survive a restart on the same d
       sim1.stop();
       await first.stop();
 
-      const second = await createGatewayTestServer({ dataDir, commandTimeoutMs: 2000 });
+      const second = await createGatewayTestServer({ dataDir, commandTimeoutMs: 2000, secretKey: SECRET_KEY });
       try {
         const admin2 = await adminClient(second);
         const before = await itemsOf(admin2, id);

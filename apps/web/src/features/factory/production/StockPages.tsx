@@ -1,19 +1,22 @@
 // /test/stock: stockDevice (the stock list), importImei (preset list), importDevice (devices into stock) and
 // Removal (deliver devices in stock to an agent). "In stock" means a device row without an owner; "unused"
 // a preset IMEI without a device row; "out" a delivered device (packages/domain factory/stock.ts).
-import { DEVICE_MODELS, PROTOCOL_TYPES } from '@carhere/domain';
+import { DEVICE_MODELS, hasPermission, PROTOCOL_TYPES } from '@carhere/domain';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Form, Input, Select, Space, Table, Tag } from 'antd';
+import { App, Button, Card, Form, Input, Select, Space, Switch, Table, Tag, Typography } from 'antd';
 import i18n from 'i18next';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useAuth } from '../../../auth/store.ts';
 import {
+  fetchFactoryChecks,
   findStock,
   type ImportCountsResult,
   importImeis,
   importStockDevices,
   type StockItem,
   type StockState,
+  saveFactoryChecks,
   stockAgents,
   stockOut,
 } from './api.ts';
@@ -137,14 +140,58 @@ export function ImportDevicePage() {
   const { t } = useTranslation('production');
   const qc = useQueryClient();
   return (
-    <ImportPanel
-      kind="stockDevice"
-      title={t('stock.importDevice')}
-      columnsHint={t('stock.deviceColumns')}
-      extra={<BatchFields withModel />}
-      start={importStockDevices}
-      onDone={() => void qc.invalidateQueries({ queryKey: ['stock'] })}
-    />
+    <Space direction="vertical" style={{ width: '100%' }}>
+      <FactoryChecksSwitch />
+      <ImportPanel
+        kind="stockDevice"
+        title={t('stock.importDevice')}
+        columnsHint={t('stock.deviceColumns')}
+        extra={<BatchFields withModel />}
+        start={importStockDevices}
+        onDone={() => void qc.invalidateQueries({ queryKey: ['stock'] })}
+      />
+    </Space>
+  );
+}
+
+/**
+ * The system setting "factory checks" (off on a new install): when on, the customers' device import refuses
+ * IMEIs that are not preset, have no factory test record or failed QC, as this import does. Stock staff see
+ * it; switching it needs the system configuration permission (the admin).
+ */
+function FactoryChecksSwitch() {
+  const { t } = useTranslation('production');
+  const { message } = App.useApp();
+  const auth = useAuth();
+  const canSet = hasPermission(auth?.permissions ?? [], ['main:system_config']);
+  const qc = useQueryClient();
+  const setting = useQuery({ queryKey: ['factoryChecks'], queryFn: fetchFactoryChecks });
+  const [busy, setBusy] = useState(false);
+  const change = async (enabled: boolean) => {
+    setBusy(true);
+    try {
+      qc.setQueryData(['factoryChecks'], await saveFactoryChecks(enabled));
+      message.success(t('stock.factoryChecksSaved'));
+    } catch (err) {
+      message.error((err as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Card size="small" data-testid="factory-checks">
+      <Space wrap>
+        <Switch
+          checked={setting.data?.enabled ?? false}
+          loading={setting.isLoading || busy}
+          disabled={!canSet}
+          onChange={(v) => void change(v)}
+          data-testid="factory-checks-switch"
+        />
+        <Typography.Text strong>{t('stock.factoryChecks')}</Typography.Text>
+        <Typography.Text type="secondary">{t('stock.factoryChecksHelp')}</Typography.Text>
+      </Space>
+    </Card>
   );
 }
 

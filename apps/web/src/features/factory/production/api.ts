@@ -70,6 +70,9 @@ export const fetchImportJob = (kind: ImportKind) => (id: string) =>
   api<Job<ImportCountsResult>>(`${jobBase(kind)}/importJob?kind=${kind}&id=${encodeURIComponent(id)}`, undefined, {
     method: 'GET',
   });
+/** The system setting "factory checks": whether the customer device import applies the factory's rules. */
+export const fetchFactoryChecks = () => api<{ enabled: boolean }>('/stock/factoryChecks', undefined, { method: 'GET' });
+export const saveFactoryChecks = (enabled: boolean) => api<{ enabled: boolean }>('/stock/factoryChecks', { enabled });
 export const rejectedUrl = (kind: ImportKind, id: string) =>
   `/api${jobBase(kind)}/importRejected?kind=${kind}&id=${encodeURIComponent(id)}`;
 
