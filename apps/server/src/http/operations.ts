@@ -14,6 +14,7 @@ export const READ_OPERATIONS: ReadonlySet<string> = new Set([
   'POST /api/ota/firmware/find',
   'POST /api/ota/results',
   'POST /api/user_ota',
+  'POST /api/agps/find',
   'POST /api/user/findById',
   'POST /api/user/findAllUser',
   'POST /api/user/findAllUserV2',

@@ -1,6 +1,7 @@
 // Every area's route module, registered under /api in this order.
 import type { RouteModule } from '../http/app.ts';
 import { agentRoutes } from './agent/routes.ts';
+import { agpsRoutes } from './agps/routes.ts';
 import { auditRoutes } from './audit/routes.ts';
 import { authRoutes } from './auth/routes.ts';
 import { cardRoutes } from './cards/routes.ts';
@@ -29,7 +30,7 @@ routeModules.push(stockRoutes, cardRoutes, qcRoutes);
 // Tasks (many-device work) before the gateway's modules: /command/addBatch makes its batches through them.
 routeModules.push(taskRoutes, logRoutes, factoryRoutes);
 // Factory II: transfer IP, batch commands and the command console (over the tasks above).
-routeModules.push(transferIpRoutes, mutiCmdRoutes, otaRoutes);
+routeModules.push(transferIpRoutes, mutiCmdRoutes, otaRoutes, agpsRoutes);
 // Customer self-service: my account, special-brand accounts, drivers, brands (issue 16).
 routeModules.push(custselfRoutes);
 

@@ -83,4 +83,20 @@ export const FACTORY_ENDPOINTS: FactoryEndpoint[] = [
     perm: ['factory:cmd_send', 'factory:config_platform', 'factory:muti_cmd'],
     req: () => body({ text: 'WHERE#' }),
   },
+  // OTA (issue 15): the library, pushes and results; role 11's read-only list.
+  { name: '/ota/firmware/find', perm: ['factory:ota', 'factory:ota_user'], req: () => body({}) },
+  { name: '/ota/results', perm: ['factory:ota'], req: (i) => body({ terminalID: i }) },
+  { name: '/user_ota', perm: ['factory:ota', 'factory:ota_user'], req: (i) => body({ terminalID: i }) },
+  // AGPS (issue 15).
+  { name: '/agps/find', perm: ['factory:agps'], req: () => body({}) },
+  {
+    name: '/agps/upload',
+    perm: ['factory:agps'],
+    req: () => body({ provider: 'matrix', kind: 'test', fileName: 'a.bin', data: 'AAAA' }),
+  },
+  {
+    name: '/agps/source',
+    perm: ['factory:agps'],
+    req: () => body({ provider: 'matrix', kind: 'off', upstreamUrl: null }),
+  },
 ];
