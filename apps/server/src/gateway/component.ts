@@ -7,6 +7,13 @@ import { CommandStore } from '../modules/commands/store.ts';
 import { recordDriverIdentity } from '../modules/custself/drivers.ts';
 import { OtaPusher } from '../modules/ota/pusher.ts';
 import { RollupRequester } from '../modules/stat/jobs.ts';
+import {
+  downlinkFrom,
+  FIELD_NAMES,
+  forgetCallbackSettings,
+  readStoredSubscribe,
+  SUBSCRIBE_CHANGED,
+} from '../modules/subscribe/settings.ts';
 import { DeviceLog } from './device-log.ts';
 import { DeviceDirectory } from './directory.ts';
 import { CommandDispatcher } from './dispatcher.ts';
@@ -104,6 +111,14 @@ export async function startGateway(
   const store = new CommandStore(ctx.db, ctx.bus);
   const nb = new NbCommands(ctx.db, store, options.nbDownlink, options.commandTimeoutMs, onError);
   const dispatcher = new CommandDispatcher(store, registry, ctx.bus, onError, nb);
+  // Platform settings stored on the subscription settings screen (the environment's NB_* still win per field).
+  const applyStoredNb = async (atStart: boolean) => {
+    const stored = await readStoredSubscribe(ctx);
+    const downlink = FIELD_NAMES.some((n) => n !== 'callbackToken' && n !== 'notifyTypes' && stored[n] !== undefined);
+    if (downlink) nb.reconfigure(downlinkFrom(stored));
+    else if (!atStart) nb.reconfigure(options.nbDownlink);
+  };
+  await applyStoredNb(true).catch(onError);
   // JT/T 808 remote upgrades (0x8108 sub-packages) on the connections of this process.
   const ota = new OtaPusher(ctx, registry, onError, options.ota);
   const sweeper = new Sweeper(
@@ -149,6 +164,10 @@ export async function startGateway(
   };
 
   const unsubscribes = [
+    ctx.bus.subscribe(SUBSCRIBE_CHANGED, () => {
+      forgetCallbackSettings(ctx);
+      applyStoredNb(false).catch(onError);
+    }),
     ctx.bus.subscribe(Subjects.modelSettingsChanged, () => {
       models.reload().catch(onError);
     }),

@@ -15,6 +15,8 @@ export const READ_OPERATIONS: ReadonlySet<string> = new Set([
   'POST /api/ota/results',
   'POST /api/user_ota',
   'POST /api/agps/find',
+  'POST /api/setting/subscribe/find',
+  'POST /api/setting/subscribe/test',
   'POST /api/user/findById',
   'POST /api/user/findAllUser',
   'POST /api/user/findAllUserV2',

@@ -18,6 +18,7 @@ import { qcRoutes } from './qc/routes.ts';
 import { quotaRoutes } from './quota/routes.ts';
 import { statRoutes } from './stat/routes.ts';
 import { stockRoutes } from './stock/routes.ts';
+import { subscribeRoutes } from './subscribe/routes.ts';
 import { systemRoutes } from './system/routes.ts';
 import { taskRoutes } from './tasks/routes.ts';
 import { transferIpRoutes } from './transferIp/routes.ts';
@@ -30,7 +31,7 @@ routeModules.push(stockRoutes, cardRoutes, qcRoutes);
 // Tasks (many-device work) before the gateway's modules: /command/addBatch makes its batches through them.
 routeModules.push(taskRoutes, logRoutes, factoryRoutes);
 // Factory II: transfer IP, batch commands and the command console (over the tasks above).
-routeModules.push(transferIpRoutes, mutiCmdRoutes, otaRoutes, agpsRoutes);
+routeModules.push(transferIpRoutes, mutiCmdRoutes, otaRoutes, agpsRoutes, subscribeRoutes);
 // Customer self-service: my account, special-brand accounts, drivers, brands (issue 16).
 routeModules.push(custselfRoutes);
 

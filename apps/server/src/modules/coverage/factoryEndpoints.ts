@@ -99,4 +99,7 @@ export const FACTORY_ENDPOINTS: FactoryEndpoint[] = [
     perm: ['factory:agps'],
     req: () => body({ provider: 'matrix', kind: 'off', upstreamUrl: null }),
   },
+  // Subscription settings (issue 15).
+  { name: '/setting/subscribe/find', perm: ['factory:subscribe'], req: () => body({}) },
+  { name: '/setting/subscribe/save', perm: ['factory:subscribe'], req: () => body({ serviceId: 'Command' }) },
 ];
