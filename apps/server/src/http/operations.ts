@@ -15,6 +15,8 @@ export const READ_OPERATIONS: ReadonlySet<string> = new Set([
   'POST /api/ota/results',
   'POST /api/user_ota',
   'POST /api/agps/find',
+  'POST /api/config/findAll',
+  'POST /api/config/results',
   'POST /api/setting/subscribe/find',
   'POST /api/setting/subscribe/test',
   'POST /api/user/findById',

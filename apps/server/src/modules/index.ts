@@ -5,6 +5,7 @@ import { agpsRoutes } from './agps/routes.ts';
 import { auditRoutes } from './audit/routes.ts';
 import { authRoutes } from './auth/routes.ts';
 import { cardRoutes } from './cards/routes.ts';
+import { configRoutes } from './config/routes.ts';
 import { custselfRoutes } from './custself/routes.ts';
 import { deviceRoutes } from './device/routes.ts';
 import { factoryRoutes } from './factory/routes.ts';
@@ -31,7 +32,7 @@ routeModules.push(stockRoutes, cardRoutes, qcRoutes);
 // Tasks (many-device work) before the gateway's modules: /command/addBatch makes its batches through them.
 routeModules.push(taskRoutes, logRoutes, factoryRoutes);
 // Factory II: transfer IP, batch commands and the command console (over the tasks above).
-routeModules.push(transferIpRoutes, mutiCmdRoutes, otaRoutes, agpsRoutes, subscribeRoutes);
+routeModules.push(transferIpRoutes, mutiCmdRoutes, otaRoutes, agpsRoutes, subscribeRoutes, configRoutes);
 // Customer self-service: my account, special-brand accounts, drivers, brands (issue 16).
 routeModules.push(custselfRoutes);
 

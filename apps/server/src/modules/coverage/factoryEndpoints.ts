@@ -102,4 +102,7 @@ export const FACTORY_ENDPOINTS: FactoryEndpoint[] = [
   // Subscription settings (issue 15).
   { name: '/setting/subscribe/find', perm: ['factory:subscribe'], req: () => body({}) },
   { name: '/setting/subscribe/save', perm: ['factory:subscribe'], req: () => body({ serviceId: 'Command' }) },
+  // Configuration platform (issue 15).
+  { name: '/config/findAll', perm: ['factory:config_platform'], req: () => body({}) },
+  { name: '/config/read', perm: ['factory:config_platform'], req: (i) => body({ terminalIDs: [i] }) },
 ];
