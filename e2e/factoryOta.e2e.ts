@@ -26,7 +26,7 @@ import {
 
 const PASSWORD = 'FactoryOta-pass-1';
 const TERMINAL = '13912340077';
-const ACCOUNTS = { test: 5, ota: 11, wanwei: 7 } as const;
+const ACCOUNTS = { test: 5, ota: 11, wanwei: 7, config: 14 } as const;
 
 async function rowState(page: Page, table: string, imei: string): Promise<string | null> {
   const row = page.getByTestId(table).locator(`[data-testid="row-${imei}"]`).first();
@@ -184,8 +184,9 @@ describe('OTA, AGPS and subscription settings in Chromium', () => {
     await page.getByTestId('sub-appSecret').fill('e2e-secret');
     await page.getByTestId('sub-callbackToken').fill('e2e-callback-token');
     await page.getByTestId('sub-save').click();
-    await expect.poll(() => page.getByTestId('sub-appSecret-state').textContent()).toBe('set');
-    expect(await page.getByTestId('sub-callbackToken-state').textContent()).toBe('set');
+    await expect.poll(() => page.getByTestId('sub-appSecret-state').getAttribute('data-set')).toBe('true');
+    expect(await page.getByTestId('sub-callbackToken-state').getAttribute('data-set')).toBe('true');
+    expect(await page.getByTestId('sub-accessToken-state').getAttribute('data-set')).toBe('false');
     // Secrets are never shown again.
     expect(await page.getByTestId('sub-appSecret').inputValue()).toBe('');
     await page.getByTestId('sub-test').click();
@@ -200,4 +201,30 @@ describe('OTA, AGPS and subscription settings in Chromium', () => {
     expect(push.status).toBe(200);
     await page.context().close();
   }, 120_000);
+  it('configPlatformUser sets model 8’s parameters, reads the terminal back, pushes the set, and sees no differences', async () => {
+    const page = await as('config');
+    await page.waitForURL('**/test/configPlatformForUser');
+    await page.getByTestId('config-page').waitFor();
+    const number = (id: string) => page.locator(`input[data-testid="${id}"], [data-testid="${id}"] input`).first();
+    await number('cfg-model').fill('8');
+    await page.getByTestId('cfg-name').fill('e2e fleet');
+    await number('cfg-heartbeat').fill('50');
+    await number('cfg-interval').fill('20');
+    await page.getByTestId('cfg-apn').fill('e2e.apn');
+    await page.getByTestId('cfg-save').click();
+    await page.getByTestId('cfg-model-8').waitFor();
+    await page.getByTestId('cfg-imeis').fill(TERMINAL);
+    const diffs = () =>
+      page.getByTestId('cfg-results').locator(`[data-testid="row-${TERMINAL}"]`).first().getAttribute('data-diffs');
+    await page.getByTestId('cfg-read').click();
+    await expect.poll(() => rowState(page, 'cfg-results', TERMINAL), { timeout: 30_000 }).toBe('success');
+    expect(Number(await diffs())).toBeGreaterThan(0);
+    await page.getByTestId('cfg-edit-8').click();
+    await page.getByTestId('cfg-push').click();
+    await expect.poll(() => rowState(page, 'cfg-results', TERMINAL), { timeout: 30_000 }).toBe('success');
+    await page.getByTestId('cfg-read').click();
+    await expect.poll(() => diffs(), { timeout: 30_000 }).toBe('0');
+    await screenshot(page, 'factoryOta-configPlatform');
+    await page.context().close();
+  }, 150_000);
 });

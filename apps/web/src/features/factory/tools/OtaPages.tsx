@@ -162,6 +162,8 @@ export function OtaListPage() {
     message.success(t('taskCreated', { id: res.taskId, total: res.total }));
     setPage(1);
     setTaskId(res.taskId);
+    // The firmware is in use now (it can no longer be deleted).
+    await load(libPage);
   };
 
   return (

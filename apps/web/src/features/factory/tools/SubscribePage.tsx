@@ -104,7 +104,11 @@ export default function SubscribePage() {
                   onChange={(e) => setSecrets({ ...secrets, [f]: e.target.value })}
                   data-testid={`sub-${f}`}
                 />
-                <Tag data-testid={`sub-${f}-state`} color={view.secrets[f] ? 'green' : 'default'}>
+                <Tag
+                  data-testid={`sub-${f}-state`}
+                  data-set={String(view.secrets[f])}
+                  color={view.secrets[f] ? 'green' : 'default'}
+                >
                   {view.secrets[f] ? t('sub.set') : t('sub.unset')}
                 </Tag>
                 {view.secrets[f] && !held(f) && (

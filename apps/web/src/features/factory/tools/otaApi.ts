@@ -109,3 +109,42 @@ export const findSubscribe = () => api<SubscribeView>('/setting/subscribe/find',
 export const saveSubscribe = (body: Record<string, unknown>) => api<SubscribeView>('/setting/subscribe/save', body);
 export const testSubscribe = () =>
   api<{ ok: boolean; status: number | null; detail: string }>('/setting/subscribe/test', {});
+
+export interface ConfigParams {
+  server?: string;
+  heartbeat?: number;
+  interval?: number;
+  apn?: string;
+  timezone?: number;
+}
+export interface ConfigProfile {
+  id: string;
+  model: number;
+  name: string;
+  params: ConfigParams;
+  updatedBy: string;
+  updatedAt: string;
+}
+export interface ConfigResult {
+  taskId: string;
+  terminalID: string;
+  model: number | null;
+  content: string;
+  status: TaskItemState;
+  reply: string | null;
+  detail: string;
+  sentTime: string | null;
+  replyTime: string | null;
+  params: ConfigParams | null;
+  differences: { key: string; expected: string; actual: string | null }[] | null;
+}
+export const findConfigs = () => api<ConfigProfile[]>('/config/findAll', {});
+export const addConfig = (body: { model: number; name: string; params: ConfigParams }) =>
+  api<ConfigProfile>('/config/add', body);
+export const updateConfig = (body: { id: string; name: string; params: ConfigParams }) =>
+  api<ConfigProfile>('/config/update', body);
+export const pushConfig = (body: { id: string; text: string }) =>
+  api<{ taskId: string; total: number }>('/config/push', body);
+export const readConfig = (body: { text: string }) => api<{ taskId: string; total: number }>('/config/read', body);
+export const configResults = (body: { taskId: string; pageNum: number; pageSize: number }) =>
+  api<Page<ConfigResult>>('/config/results', body);

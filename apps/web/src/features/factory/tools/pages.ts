@@ -25,4 +25,5 @@ export const toolPages: Record<string, Loader> = {
   otaUpdateListForUser: pick(ota, 'OtaUserPage'),
   agps: () => import('./AgpsPage.tsx'),
   'setting/subscribe': () => import('./SubscribePage.tsx'),
+  configPlatformForUser: () => import('./ConfigPlatformPage.tsx'),
 };
