@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ADMIN_PASSWORD,
   apiPost,
+  completeFirstSignIn,
   launchBrowser,
   loginAs,
   type RunningPlatform,
@@ -44,6 +45,7 @@ describe('factory back office II in Chromium', () => {
     for (const [name, role] of Object.entries(ACCOUNTS)) {
       const res = await apiPost(admin, '/user/insertUser', { username: `f2-${name}`, password: PASSWORD, role });
       expect(res.meta.success, `${name}: ${res.meta.message}`).toBe(true);
+      await completeFirstSignIn(platform.baseUrl, `f2-${name}`, PASSWORD);
     }
     const imported = await apiPost(admin, '/device/import', { text: IMEI, protocol: 2, deviceType: 12, wait: true });
     expect(imported.meta.success, imported.meta.message).toBe(true);
