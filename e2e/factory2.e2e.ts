@@ -104,7 +104,8 @@ describe('factory back office II in Chromium', () => {
     await page.getByTestId('tipr-imei').fill(IMEI);
     await page.getByTestId('tipr-search').click();
     await expect.poll(() => rowState(page, 'tipr-results', IMEI)).toBe('success');
-    expect(await page.getByTestId('tipr-search').textContent()).toContain('查询');
+    // antd spaces out a two-character Chinese button label ('查 询').
+    expect((await page.getByTestId('tipr-search').textContent())?.replace(/\s/g, '')).toContain('查询');
     await screenshot(page, 'factory2-transferIpResult');
     await page.context().close();
   }, 120_000);
@@ -130,7 +131,10 @@ describe('factory back office II in Chromium', () => {
     await expect
       .poll(() => page.locator('[data-testid^="cmd-"][data-status="answered"]').count(), { timeout: 20_000 })
       .toBeGreaterThan(0);
-    expect(await page.getByTestId('console-history').textContent()).toContain('WHERE OK');
+    // The history also lists the batch command answered earlier: wait for this command's own reply.
+    await expect
+      .poll(() => page.getByTestId('console-history').textContent(), { timeout: 20_000 })
+      .toContain('WHERE OK');
     await screenshot(page, 'factory2-cmdSend');
 
     await page.goto(`${platform.baseUrl}/test/mutiCmd/deviceBatchManage`);
