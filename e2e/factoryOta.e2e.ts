@@ -1,5 +1,6 @@
 // Factory back office II in Chromium against `npm start`: OTA, AGPS and the subscription settings, each screen as
-// the role that owns it (spec §6). test uploads a firmware and upgrades a simulated JT/T 808 terminal over TCP
+// the role that owns it (spec §6). test uploads a firmware and upgrades a simulated JT/T 808 terminal (its IMEI read
+// from an xlsx file) over TCP
 // (0x8108 sub-packages, some dropped and re-sent) and finds the result on otaHttp; otaLookPremissionUser (11)
 // opens its read-only list, which does not show another account's device; wanweiTest uploads an AGPS file a device then fetches (counted);
 // test saves NB-IoT platform settings and tests the connection against a platform on loopback.
@@ -11,6 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SimulatedDevice, seededRandom, VehicleTrack } from '@carhere/simulator';
+import ExcelJS from 'exceljs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -42,10 +44,17 @@ describe('OTA, AGPS and subscription settings in Chromium', () => {
   const image = randomBytes(30_000);
   const firmwareFile = join(tmpdir(), `carhere-fw-${process.pid}.bin`);
   const agpsFile = join(tmpdir(), `carhere-agps-${process.pid}.ubx`);
+  const imeiSheet = join(tmpdir(), `carhere-imeis-${process.pid}.xlsx`);
 
   beforeAll(async () => {
     writeFileSync(firmwareFile, image);
     writeFileSync(agpsFile, randomBytes(2048));
+    // The devices to upgrade come from a spreadsheet, as a factory's lists do.
+    const book = new ExcelJS.Workbook();
+    const sheet = book.addWorksheet('devices');
+    sheet.addRow(['IMEI', 'note']);
+    sheet.addRow([TERMINAL, 'line 3']);
+    await book.xlsx.writeFile(imeiSheet);
     platform = await startPlatform();
     browser = await launchBrowser();
     const admin = await browser.newPage();
@@ -113,7 +122,11 @@ describe('OTA, AGPS and subscription settings in Chromium', () => {
     expect(await fwRow.textContent()).toContain('29.3 KB');
     // The new firmware is chosen for the push.
     await expect.poll(() => page.getByTestId('push-firmware').textContent()).toContain('7.1.0');
-    await page.getByTestId('push-imeis').fill(TERMINAL);
+    await page
+      .locator('[data-testid="push-file"]')
+      .locator('xpath=ancestor::span[1]//input[@type="file"]')
+      .setInputFiles(imeiSheet);
+    await expect.poll(() => page.getByTestId('push-imeis').inputValue()).toBe(TERMINAL);
     await page.getByTestId('push-send').click();
     await expect.poll(() => rowState(page, 'ota-results', TERMINAL), { timeout: 60_000 }).toBe('success');
     expect(terminal.upgraded?.sha256).toBe(createHash('sha256').update(image).digest('hex'));
