@@ -1,10 +1,10 @@
-// Factory back office II in Chromium against `npm start`: OTA, AGPS and the subscription settings, each screen as
-// the role that owns it (spec §6). test uploads a firmware and upgrades a simulated JT/T 808 terminal (its IMEI read
-// from an xlsx file) over TCP
-// (0x8108 sub-packages, some dropped and re-sent) and finds the result on otaHttp; otaLookPremissionUser (11)
-// opens its read-only list, which does not show another account's device; wanweiTest uploads an AGPS file a device then fetches (counted);
-// test saves NB-IoT platform settings and tests the connection against a platform on loopback.
-// Screenshots: factoryOta-<screen>.
+// Factory back office II in Chromium against `npm start`: OTA, AGPS, subscription settings and the configuration
+// platform, each screen as the role that owns it (spec §6). test uploads a firmware and upgrades a simulated
+// JT/T 808 terminal over TCP (its IMEI read from an xlsx file; 0x8108 sub-packages, some dropped and re-sent) and
+// finds the result on otaHttp; otaLookPremissionUser (11) opens its read-only list, which does not show another
+// account's device; wanweiTest uploads an AGPS file a device then fetches (counted); test saves NB-IoT platform
+// settings and tests the connection against a platform on loopback; configPlatformUser (14) sets a model's
+// parameters, reads the terminal back, pushes the set and sees no differences. Screenshots: factoryOta-<screen>.
 import { createHash, randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
