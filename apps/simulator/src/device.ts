@@ -112,6 +112,8 @@ export interface DeviceStats {
 }
 
 const HEARTBEAT_EVERY = 6;
+/** Where a GT06 device keeps its time zone (GMT,…#) among its parameters (no JT/T 808 id). */
+const GMT_PARAM = 0xf000;
 
 export class SimulatedDevice {
   readonly stats: DeviceStats = { sent: 0, acked: 0, alarms: 0, commands: 0, connections: 0 };
@@ -368,10 +370,20 @@ export class SimulatedDevice {
   /** GT06 default answers: PARAM# lists the parameters, SERVER and others echo with OK. */
   private gt06Answer(command: string): string {
     if (/^PARAM#?$/i.test(command)) {
-      return `IMEI:${this.o.terminalId};SERVER:${this.params.get(0x0013)},${this.params.get(0x0018)};APN:${this.params.get(0x0010)};HBT:${this.params.get(0x0001)};TIMER:${this.params.get(0x0029)}`;
+      const gmt = this.params.get(GMT_PARAM);
+      return `IMEI:${this.o.terminalId};SERVER:${this.params.get(0x0013)},${this.params.get(0x0018)};APN:${this.params.get(0x0010)};HBT:${this.params.get(0x0001)};TIMER:${this.params.get(0x0029)}${gmt === undefined ? '' : `;GMT:${gmt}`}`;
     }
     const upgrade = /^UPGRADE,(https?:\/\/\S+?)#?$/i.exec(command);
     if (upgrade) this.httpUpgrade(upgrade[1] as string).catch(() => {});
+    // Parameter commands: the answer to PARAM# reflects them.
+    const timer = /^TIMER,(\d{1,5})#?$/i.exec(command);
+    if (timer) this.params.set(0x0029, Number(timer[1]));
+    const hbt = /^HBT,(\d{1,5})#?$/i.exec(command);
+    if (hbt) this.params.set(0x0001, Number(hbt[1]));
+    const apn = /^APN,([^,#]{1,64})#?$/i.exec(command);
+    if (apn) this.params.set(0x0010, apn[1] as string);
+    const gmt = /^GMT,([EW]),(\d{1,2}),(\d{1,2})#?$/i.exec(command);
+    if (gmt) this.params.set(GMT_PARAM, `${gmt[1]?.toUpperCase()}${gmt[2]}`);
     const server = /^SERVER,[01],([^,]+),(\d+),\d#?$/i.exec(command);
     if (server) {
       this.params.set(0x0013, server[1] as string);

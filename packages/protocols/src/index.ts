@@ -37,17 +37,11 @@ export {
   encodeJt808Structured,
   isJt808Structured,
   JT808_QUERY_CONTENT,
-  JT808_STRUCTURED_PREFIX,
-  type Jt808StructuredCommand,
   jt808ParamsContent,
   jt808ServerContent,
-  parseJt808Structured,
-  serverParameters,
 } from './jt808/structured.ts';
 export { decodeTerminalId, encodeTerminalId } from './jt808/terminal-id.ts';
 export {
-  JT808_UPGRADE_PART_BYTES,
-  type Jt808UpgradeSpec,
   jt808PartCount,
   jt808SubPackage,
   jt808UpgradeBody,

@@ -8,6 +8,13 @@ import { recordDriverIdentity } from '../modules/custself/drivers.ts';
 import { OtaPusher } from '../modules/ota/pusher.ts';
 import { storeRecording } from '../modules/recordings/store.ts';
 import { RollupRequester } from '../modules/stat/jobs.ts';
+import {
+  downlinkFrom,
+  FIELD_NAMES,
+  forgetCallbackSettings,
+  readStoredSubscribe,
+  SUBSCRIBE_CHANGED,
+} from '../modules/subscribe/settings.ts';
 import { watchGateway } from '../ops/metrics.ts';
 import { DeviceLog } from './device-log.ts';
 import { DeviceDirectory } from './directory.ts';
@@ -107,6 +114,14 @@ export async function startGateway(
   const store = new CommandStore(ctx.db, ctx.bus);
   const nb = new NbCommands(ctx.db, store, options.nbDownlink, options.commandTimeoutMs, onError);
   const dispatcher = new CommandDispatcher(store, registry, ctx.bus, onError, nb);
+  // Platform settings stored on the subscription settings screen (the environment's NB_* still win per field).
+  const applyStoredNb = async (atStart: boolean) => {
+    const stored = await readStoredSubscribe(ctx);
+    const downlink = FIELD_NAMES.some((n) => n !== 'callbackToken' && n !== 'notifyTypes' && stored[n] !== undefined);
+    if (downlink) nb.reconfigure(downlinkFrom(stored));
+    else if (!atStart) nb.reconfigure(options.nbDownlink);
+  };
+  await applyStoredNb(true).catch(onError);
   // JT/T 808 remote upgrades (0x8108 sub-packages) on the connections of this process.
   const ota = new OtaPusher(ctx, registry, onError, options.ota);
   const sweeper = new Sweeper(
@@ -167,6 +182,10 @@ export async function startGateway(
   };
 
   const unsubscribes = [
+    ctx.bus.subscribe(SUBSCRIBE_CHANGED, () => {
+      forgetCallbackSettings(ctx);
+      applyStoredNb(false).catch(onError);
+    }),
     ctx.bus.subscribe(Subjects.modelSettingsChanged, () => {
       models.reload().catch(onError);
     }),

@@ -1,9 +1,11 @@
 // Every area's route module, registered under /api in this order.
 import type { RouteModule } from '../http/app.ts';
 import { agentRoutes } from './agent/routes.ts';
+import { agpsRoutes } from './agps/routes.ts';
 import { auditRoutes } from './audit/routes.ts';
 import { authRoutes } from './auth/routes.ts';
 import { cardRoutes } from './cards/routes.ts';
+import { configRoutes } from './config/routes.ts';
 import { custselfRoutes } from './custself/routes.ts';
 import { deviceRoutes } from './device/routes.ts';
 import { factoryRoutes } from './factory/routes.ts';
@@ -17,6 +19,7 @@ import { qcRoutes } from './qc/routes.ts';
 import { quotaRoutes } from './quota/routes.ts';
 import { statRoutes } from './stat/routes.ts';
 import { stockRoutes } from './stock/routes.ts';
+import { subscribeRoutes } from './subscribe/routes.ts';
 import { systemRoutes } from './system/routes.ts';
 import { taskRoutes } from './tasks/routes.ts';
 import { transferIpRoutes } from './transferIp/routes.ts';
@@ -29,7 +32,7 @@ routeModules.push(stockRoutes, cardRoutes, qcRoutes);
 // Tasks (many-device work) before the gateway's modules: /command/addBatch makes its batches through them.
 routeModules.push(taskRoutes, logRoutes, factoryRoutes);
 // Factory II: transfer IP, batch commands and the command console (over the tasks above).
-routeModules.push(transferIpRoutes, mutiCmdRoutes, otaRoutes);
+routeModules.push(transferIpRoutes, mutiCmdRoutes, otaRoutes, agpsRoutes, subscribeRoutes, configRoutes);
 // Customer self-service: my account, special-brand accounts, drivers, brands (issue 16).
 routeModules.push(custselfRoutes);
 

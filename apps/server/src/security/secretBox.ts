@@ -100,14 +100,14 @@ export interface SecretKeySource {
   warn?: (message: string) => void;
 }
 
-/** Reads DATA_DIR/secret.key, or creates it (0600, exclusively) with a new random key. */
-function keyFile(dataDir: string): Buffer {
+/** Reads DATA_DIR/secret.key, or creates it (0600, exclusively) with `candidate` (a new random key). */
+function keyFile(dataDir: string, candidate: Buffer): Buffer {
   mkdirSync(dataDir, { recursive: true });
   const file = join(dataDir, 'secret.key');
   try {
     const fd = openSync(file, 'wx', 0o600);
     try {
-      writeSync(fd, `${randomBytes(KEY_BYTES).toString('hex')}\n`);
+      writeSync(fd, `${candidate.toString('hex')}\n`);
     } finally {
       closeSync(fd);
     }
@@ -139,7 +139,7 @@ export async function resolveSecretKey(source: SecretKeySource, current: Buffer 
     return keyRow(source.pool, current ?? randomBytes(KEY_BYTES));
   }
   if (source.dataDir.startsWith('memory:')) return current ?? randomBytes(KEY_BYTES);
-  return keyFile(source.dataDir);
+  return keyFile(source.dataDir, current ?? randomBytes(KEY_BYTES));
 }
 
 /** Resolves the server key and installs it for sealSecret / openSecret (main.ts, once at start). */

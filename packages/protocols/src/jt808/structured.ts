@@ -2,7 +2,8 @@
 // contents that start with `#JT808:` are not sent as a 0x8300 text message but built into the binary message
 // they name, for the version the terminal speaks (known only on its connection):
 //   #JT808:SERVER,<host>,<port>         0x8103 main server address and TCP port (transfer IP)
-//   #JT808:PARAMS,<id>=<value>;…        0x8103 any parameters (ids in hex, e.g. 0029=30;0013=a.example.com)
+//   #JT808:PARAMS,<id>=<value>;…        0x8103 any parameters (ids in hex, e.g. 0029=30;0013=a.example.com);
+//                                       a part server=<host>:<port> sets the main server as the edition wants
 //   #JT808:QUERY                        0x8104 query all parameters (answered by 0x0104)
 // JT/T 808-2013 names the main server by 0x0013 (address, string) and 0x0018 (TCP port, DWORD); JT/T 808-2019
 // writes both into 0x0013 as "host:port" and no longer uses 0x0018 for it.
@@ -13,7 +14,7 @@ export const JT808_STRUCTURED_PREFIX = '#JT808:';
 
 export type Jt808StructuredCommand =
   | { kind: 'server'; host: string; port: number }
-  | { kind: 'params'; parameters: { id: number; value: string }[] }
+  | { kind: 'params'; parameters: { id: number; value: string }[]; server?: { host: string; port: number } }
   | { kind: 'query' };
 
 /** Parameter ids whose values are strings (APN, user, password, server addresses); other digits go as DWORD. */
@@ -49,12 +50,20 @@ export function parseJt808Structured(content: string): Jt808StructuredCommand | 
   }
   if (rest.startsWith('PARAMS,')) {
     const parameters: { id: number; value: string }[] = [];
+    let server: { host: string; port: number } | undefined;
     for (const part of rest.slice(7).split(';')) {
+      const s = /^server=([^,;:\s]{1,200}):(\d{1,5})$/.exec(part);
+      if (s) {
+        server = { host: s[1] as string, port: Number(s[2]) };
+        if (server.port < 1 || server.port > 65535) return null;
+        continue;
+      }
       const m = /^([0-9A-Fa-f]{1,8})=(.*)$/.exec(part);
       if (!m) return null;
       parameters.push({ id: Number.parseInt(m[1] as string, 16), value: m[2] as string });
     }
-    return parameters.length > 0 ? { kind: 'params', parameters } : null;
+    if (parameters.length === 0 && !server) return null;
+    return server ? { kind: 'params', parameters, server } : { kind: 'params', parameters };
   }
   return null;
 }
@@ -92,6 +101,9 @@ export function encodeJt808Structured(
   const parameters =
     command.kind === 'server'
       ? serverParameters(command.host, command.port, version)
-      : command.parameters.map(parameterOf);
+      : [
+          ...(command.server ? serverParameters(command.server.host, command.server.port, version) : []),
+          ...command.parameters.map(parameterOf),
+        ];
   return { frame: jt808SetParameters(target, serial, parameters), messageId: 0x8103 };
 }

@@ -29,7 +29,7 @@ interface Awaiting {
 const PLATFORM_GAVE_UP = new Set(['FAILED', 'TIMEOUT', 'EXPIRED', 'CANCELED', 'CANCELLED']);
 
 export class NbCommands {
-  private readonly client: NbPlatformClient | null;
+  private client: NbPlatformClient | null;
   private readonly awaiting = new Map<string, Awaiting>();
   /** Commands being handed to the platform right now (a push and a bus request must not send one twice). */
   private readonly inFlight = new Set<string>();
@@ -39,12 +39,18 @@ export class NbCommands {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly store: CommandStore,
-    readonly options: NbDownlinkOptions | null,
+    public options: NbDownlinkOptions | null,
     private readonly commandTimeoutMs: number,
     private readonly onError: (err: unknown) => void,
     client?: NbPlatformClient,
   ) {
     this.client = options ? (client ?? new NbPlatformClient(options)) : null;
+  }
+
+  /** New platform settings (the subscription settings screen): commands from now on use them. */
+  reconfigure(options: NbDownlinkOptions | null): void {
+    this.options = options;
+    this.client = options ? new NbPlatformClient(options) : null;
   }
 
   /** An NB-IoT model, or a device registered with a platform deviceId (and no TCP session, the caller checks). */

@@ -95,4 +95,22 @@ export const FACTORY_ENDPOINTS: FactoryEndpoint[] = [
   },
   // Stock, cards, QC, serial results, task read/cancel, OTA.
   ...PROD_ENDPOINTS,
+  // AGPS (issue 15).
+  { name: '/agps/find', perm: ['factory:agps'], req: () => body({}) },
+  {
+    name: '/agps/upload',
+    perm: ['factory:agps'],
+    req: () => body({ provider: 'matrix', kind: 'test', fileName: 'a.bin', data: 'AAAA' }),
+  },
+  {
+    name: '/agps/source',
+    perm: ['factory:agps'],
+    req: () => body({ provider: 'matrix', kind: 'off', upstreamUrl: null }),
+  },
+  // Subscription settings (issue 15).
+  { name: '/setting/subscribe/find', perm: ['factory:subscribe'], req: () => body({}) },
+  { name: '/setting/subscribe/save', perm: ['factory:subscribe'], req: () => body({ serviceId: 'Command' }) },
+  // Configuration platform (issue 15).
+  { name: '/config/findAll', perm: ['factory:config_platform'], req: () => body({}) },
+  { name: '/config/read', perm: ['factory:config_platform'], req: (i) => body({ terminalIDs: [i] }) },
 ];

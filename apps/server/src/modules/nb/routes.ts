@@ -19,6 +19,7 @@ import { envelopeOf, ok } from '../../http/envelope.ts';
 import { ApiError, badRequest, notFound } from '../../http/errors.ts';
 import { timeInRange } from '../../http/input.ts';
 import type { App } from '../../http/types.ts';
+import { callbackSettings } from '../subscribe/settings.ts';
 
 const serviceSchema = z.object({
   serviceId: z.string().max(64).optional(),
@@ -52,8 +53,6 @@ export const notificationSchema = z.object({
 });
 type Notification = z.infer<typeof notificationSchema>;
 type ServiceData = z.infer<typeof serviceSchema>;
-
-const DATA_TYPES = new Set(['deviceDataChanged', 'deviceDatasChanged', 'deviceDataChange', 'dataReport']);
 
 const num = (v: unknown): number | null => {
   const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
@@ -193,7 +192,9 @@ export async function nbRoutes(app: App, ctx: AppContext): Promise<void> {
   const handle = async (req: FastifyRequest, body: Notification, source: 'nb' | 'ccs') => {
     const gateway = ctx.services.gateway;
     if (!gateway) throw new ApiError(503, 'serverBusy', 503);
-    const expected = gateway.options.nbCallbackToken;
+    // NB_CALLBACK_TOKEN (the gateway's option) wins; else the token stored on the subscription settings screen.
+    const settings = await callbackSettings(ctx);
+    const expected = gateway.options.nbCallbackToken ?? settings.callbackToken;
     if (!expected) {
       // No token configured: the callbacks stay closed (anyone could push positions for any device otherwise).
       req.log.warn({ source, remote: req.ip }, 'NB-IoT push refused: NB_CALLBACK_TOKEN is not set');
@@ -216,7 +217,8 @@ export async function nbRoutes(app: App, ctx: AppContext): Promise<void> {
     const isStatus = body.notifyType === undefined && body.commandId !== undefined && body.result !== undefined;
     if (body.notifyType === undefined && !isStatus) throw badRequest('invalidParam', { field: 'notifyType' });
     const isReply = isStatus || body.notifyType === 'commandRsp';
-    if (!isReply && !DATA_TYPES.has(body.notifyType as string)) return ok({ accepted: true, stored: 0, alarms: 0 });
+    if (!isReply && !settings.notifyTypes.has(body.notifyType as string))
+      return ok({ accepted: true, stored: 0, alarms: 0 });
     const device = await gateway.directory.findByNbDeviceId(nbId);
     if (!device) {
       gateway.log.write({

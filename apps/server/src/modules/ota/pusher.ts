@@ -3,7 +3,8 @@
 // (restart-safe: the state is in task_items / ota_items, nothing in memory survives or needs to). The 0x8108 body
 // goes out as sub-packages with consecutive serials reserved at the start, at most WINDOW unanswered at a time;
 // each 0x0001 answering a part frees a slot; a 2019 terminal's 0x0005 gets the parts it names again, and parts
-// left unanswered for partTimeoutMs are sent again (2013 terminals have no 0x0005). The terminal's 0x0108 ends the
+// left unanswered for partTimeoutMs (or three smoothed round trips, when longer) are sent again (2013 terminals
+// have no 0x0005). The terminal's 0x0108 ends the
 // item: result 0 success, anything else failed. Progress is written at most once a second for all pushes at once.
 
 import type { DecodedMessage } from '@carhere/protocols';
@@ -47,6 +48,8 @@ interface Job {
   resent: number;
   rounds: number;
   lastProgress: number;
+  /** Smoothed time from a part's sending to its 0x0001 (ms); the re-send timeout follows it under load. */
+  srtt: number;
   bytesSent: number;
   dirty: boolean;
   done: boolean;
@@ -178,6 +181,7 @@ export class OtaPusher {
       resent: 0,
       rounds: 0,
       lastProgress: Date.now(),
+      srtt: 0,
       bytesSent: 0,
       dirty: true,
       done: false,
@@ -218,6 +222,11 @@ export class OtaPusher {
     if (msg.messageId === 0x0001 && reply?.answeredMessageId === 0x8108 && reply.answeredSerial !== undefined) {
       const index = ((reply.answeredSerial - job.firstSerial) & 0xffff) + 1;
       if (index < 1 || index > job.total) return;
+      const sentAt = job.inflight.get(index);
+      if (sentAt !== undefined) {
+        const rtt = Date.now() - sentAt;
+        job.srtt = job.srtt === 0 ? rtt : job.srtt * 0.875 + rtt * 0.125;
+      }
       job.inflight.delete(index);
       if (!job.acked[index]) {
         job.acked[index] = 1;
@@ -283,7 +292,8 @@ export class OtaPusher {
         );
         continue;
       }
-      if (now - job.lastProgress < this.options.partTimeoutMs) continue;
+      // A loaded server (or link) answers slowly: wait for three smoothed round trips before re-sending.
+      if (now - job.lastProgress < Math.max(this.options.partTimeoutMs, 3 * job.srtt)) continue;
       job.rounds++;
       job.lastProgress = now;
       if (job.rounds > this.options.maxIdleRounds) {

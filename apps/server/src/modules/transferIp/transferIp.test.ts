@@ -290,6 +290,25 @@ describe('batch commands and the command console over TCP', () => {
     simB.stop();
   }, 30_000);
 
+  it('takes up to 10,000 pasted IMEIs in one task and refuses 10,001', async () => {
+    const ids = Array.from({ length: 10_001 }, (_, i) => `86999${String(i).padStart(10, '0')}`);
+    const tooMany = await staff.post('/mutiCmd/send', { text: ids.join('\n'), content: 'WHERE#' });
+    expect(tooMany.status).toBe(400);
+    const sent = await staff.post<{ taskId: string; total: number }>('/mutiCmd/send', {
+      text: ids.slice(0, 10_000).join('\n'),
+      content: 'WHERE#',
+    });
+    expect(sent.status).toBe(200);
+    expect(sent.data.total).toBe(10_000);
+    // None of them is registered: every item failed at once, with the reason, and all are listed.
+    const failed = await staff.post<{ total: number }>('/mutiCmd/results', {
+      taskId: sent.data.taskId,
+      status: 'failed',
+      pageSize: 1,
+    });
+    expect(failed.data.total).toBe(10_000);
+  }, 60_000);
+
   it('batch-manages devices: change model, move to an account, clear data, reset', async () => {
     const a = newTerminalId('gt06');
     const b = newTerminalId('gt06');

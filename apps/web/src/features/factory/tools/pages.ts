@@ -1,4 +1,5 @@
-// Factory II tool screens below /test (transfer IP, batch commands, command console), loaded lazily.
+// Factory II tool screens below /test (transfer IP, batch commands, command console, OTA, AGPS, subscription
+// settings), loaded lazily.
 import type { ComponentType } from 'react';
 
 type Loader = () => Promise<{ default: ComponentType }>;
@@ -9,6 +10,7 @@ const pick =
 
 const transfer = () => import('./TransferIpPages.tsx');
 const muti = () => import('./MutiCmdPages.tsx');
+const ota = () => import('./OtaPages.tsx');
 
 export const toolPages: Record<string, Loader> = {
   'transferIp/transferIp': pick(transfer, 'TransferIpPage'),
@@ -18,4 +20,10 @@ export const toolPages: Record<string, Loader> = {
   'mutiCmd/searchResultCmd': pick(muti, 'SearchResultCmdPage'),
   'mutiCmd/deviceBatchManage': pick(muti, 'DeviceBatchManagePage'),
   cmdSend: () => import('./CmdSendPage.tsx'),
+  'ota/otaList': pick(ota, 'OtaListPage'),
+  'ota/otaHttp': pick(ota, 'OtaHttpPage'),
+  otaUpdateListForUser: pick(ota, 'OtaUserPage'),
+  agps: () => import('./AgpsPage.tsx'),
+  'setting/subscribe': () => import('./SubscribePage.tsx'),
+  configPlatformForUser: () => import('./ConfigPlatformPage.tsx'),
 };
