@@ -85,12 +85,11 @@ async function get(server: TestServer, c: ApiClient | null, url: string, headers
 
 describe('OTA over TCP', () => {
   let server: GatewayTestServer;
-  let admin: ApiClient;
   let staff: ApiClient;
 
   beforeAll(async () => {
     server = await createGatewayTestServer({ commandTimeoutMs: 5000 }, { ota: { partTimeoutMs: 300 } });
-    admin = await adminClient(server);
+
     staff = await userClient(server, 'ota-staff', 5);
   });
   afterAll(async () => {
