@@ -21,13 +21,16 @@ export default function AreaCheckPage() {
   const [drawing, setDrawing] = useState(false);
   const [shape, setShape] = useState<AreaShape | null>(null);
   const [when, setWhen] = useState<'now' | 'window'>('now');
-  const [range, setRange] = useState<Window>(lastDay);
+  // null until the user picks a window: the default is the last 24 hours up to the moment of the search (not
+  // of opening the page, which would leave out every fix since).
+  const [range, setRange] = useState<Window | null>(null);
   const search = useMutation({
     mutationFn: () => {
       if (!shape) throw new Error(t('common.noShape'));
+      const [from, to] = range ?? lastDay();
       return checkArea({
         ...shape,
-        ...(when === 'window' ? { startTime: range[0].valueOf(), endTime: range[1].valueOf() } : {}),
+        ...(when === 'window' ? { startTime: from.valueOf(), endTime: to.valueOf() } : {}),
       });
     },
     onError: (err: Error) => message.error(err.message),
@@ -70,7 +73,7 @@ export default function AreaCheckPage() {
             ]}
             data-testid="check-when"
           />
-          {when === 'window' && <WindowPicker value={range} onChange={setRange} />}
+          {when === 'window' && <WindowPicker value={range ?? lastDay()} onChange={setRange} />}
           <Button
             type="primary"
             disabled={!shape}

@@ -20,11 +20,14 @@ export default function PointCheckPage() {
   const [picking, setPicking] = useState(false);
   const [point, setPoint] = useState<{ lat: number; lon: number } | null>(null);
   const [radius, setRadius] = useState(300);
-  const [range, setRange] = useState<Window>(lastDay);
+  // null until the user picks a window: the default is the last 24 hours up to the moment of the search (not
+  // of opening the page, which would leave out every fix since).
+  const [range, setRange] = useState<Window | null>(null);
   const search = useMutation({
     mutationFn: () => {
       if (!point) throw new Error(t('common.noPoint'));
-      return checkPoint({ ...point, radius, startTime: range[0].valueOf(), endTime: range[1].valueOf() });
+      const [from, to] = range ?? lastDay();
+      return checkPoint({ ...point, radius, startTime: from.valueOf(), endTime: to.valueOf() });
     },
     onError: (err: Error) => message.error(err.message),
   });
@@ -52,7 +55,7 @@ export default function PointCheckPage() {
               data-testid="check-radius"
             />
           </Form.Item>
-          <WindowPicker value={range} onChange={setRange} />
+          <WindowPicker value={range ?? lastDay()} onChange={setRange} />
           <Button
             type="primary"
             disabled={!point}
