@@ -91,6 +91,7 @@ export async function seedDemoExtras(ctx: AppContext, now = Date.now()): Promise
           location_type: 'gps',
           acc: false,
           battery: 64 - i * 20,
+          attributes: '{}',
         })
         .onConflict((oc) => oc.column('device_id').doNothing())
         .execute();
@@ -113,7 +114,12 @@ export async function seedDemoExtras(ctx: AppContext, now = Date.now()): Promise
       // The gateway keeps stored readings while later reports carry none (state-writer coalesces them).
       await trx
         .insertInto('device_state')
-        .values({ device_id: d.id, tyres: JSON.stringify(TYRES), battery_pack: JSON.stringify(BATTERY_PACK) })
+        .values({
+          device_id: d.id,
+          tyres: JSON.stringify(TYRES),
+          battery_pack: JSON.stringify(BATTERY_PACK),
+          attributes: '{}',
+        })
         .onConflict((oc) =>
           oc
             .column('device_id')
