@@ -67,26 +67,33 @@ function screensOf(role: number): string[] {
   ).map((r) => r.path);
 }
 
-/** Waits for the screen to settle: no spinner, no skeleton, fonts loaded — at most 6 s, then checks anyway. */
+/**
+ * Waits for the screen to settle: every visible map has drawn (or failed to draw) its offline base — at most
+ * 15 s, the first map decodes the shipped land and borders — then no visible spinner or skeleton is left and
+ * the fonts are loaded (at most 6 s), then two animation frames so canvases have painted. Checks anyway after.
+ */
 async function settle(page: Page): Promise<void> {
-  // A map draws its offline base first (the only thing it can draw here): wait for it longer.
-  if (await page.locator('[data-testid="map"]').count())
-    await page
-      .locator('[data-testid="map"][data-offline-base="ready"]')
-      .first()
-      .waitFor({ timeout: 20_000 })
-      .catch(() => undefined);
+  await page
+    .waitForFunction(
+      () =>
+        [...document.querySelectorAll<HTMLElement>('[data-testid="map"]')]
+          .filter((m) => m.getClientRects().length > 0 && m.clientWidth >= 20 && m.clientHeight >= 20)
+          .every((m) => m.dataset.offlineBase),
+      undefined,
+      { timeout: 15_000, polling: 100 },
+    )
+    .catch(() => undefined);
   await page
     .waitForFunction(
       () =>
         document.fonts.status === 'loaded' &&
-        !document.querySelector('.ant-spin-spinning, .ant-skeleton-active, [data-loading="true"]') &&
-        !document.querySelector('[data-testid="map"]:not([data-offline-base="ready"])'),
+        ![...document.querySelectorAll('.ant-spin-spinning, .ant-skeleton-active')].some(
+          (e) => e.getClientRects().length > 0,
+        ),
       undefined,
       { timeout: 6_000, polling: 100 },
     )
     .catch(() => undefined);
-  // Two animation frames: the canvases (maps, charts) have painted what they were given.
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 }
 
