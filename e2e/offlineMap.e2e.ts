@@ -135,8 +135,8 @@ describe('maps and addresses with every outside host blocked', () => {
     expect(await cell.textContent()).toMatch(/China$/);
   });
 
-  it('the device popup names a place, not coordinates (the demo's parked device)', async () => {
-    await page.goto(`$platform.baseUrl/index/home`);
+  it('the device popup names a place, not coordinates (the parked demo device)', async () => {
+    await page.goto(`${platform.baseUrl}/index/home`);
     await page.locator('[data-testid="device-row"][data-terminal-id="868120000009001"]').click({ timeout: 30_000 });
     const address = page.getByTestId('popup-address');
     await expect
