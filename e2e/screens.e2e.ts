@@ -36,7 +36,7 @@ const LANGS = ['cn', 'en'] as const;
 const LABELS = [
   '.ant-menu-title-content',
   '.ant-form-item-label > label',
-  '.ant-btn > span:not(.anticon)',
+  '.ant-btn',
   '.ant-table-thead th',
   '.ant-tabs-tab-btn',
   '.ant-card-head-title',
@@ -113,11 +113,22 @@ function measure(page: Page, selector: string): Promise<Findings> {
       if (el.closest('[aria-hidden="true"], .ant-select-dropdown, .ant-menu-inline-collapsed')) continue;
       const style = getComputedStyle(el);
       if (style.visibility === 'hidden') continue;
-      if (el.scrollWidth <= el.clientWidth + 1) continue;
+      // Where the laid-out text ends against where its box lets it show (an inline label: its parent's box).
+      // Not scrollWidth: a fixed column's shadow or an icon overflows its cell without cutting any text.
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      const ends = range.getBoundingClientRect().right;
+      const boxEl = style.display === 'inline' && el.parentElement ? el.parentElement : el;
+      const boxStyle = getComputedStyle(boxEl);
+      const shows =
+        boxEl.getBoundingClientRect().right -
+        Number.parseFloat(boxStyle.paddingRight) -
+        Number.parseFloat(boxStyle.borderRightWidth);
+      if (ends <= shows + 1) continue;
       // A tooltip on the label (or its cell / menu item) names the whole text.
       if (el.closest('[title]') || el.querySelector('[title]')) continue;
-      const text = (el.textContent ?? '').trim();
-      if (text) cut.push(text.slice(0, 40));
+      const words = (el.textContent ?? '').trim();
+      if (words) cut.push(words.slice(0, 40));
     }
     const root = document.scrollingElement ?? document.documentElement;
     const sideways = root.scrollWidth - root.clientWidth;
