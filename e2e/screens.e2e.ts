@@ -67,22 +67,8 @@ function screensOf(role: number): string[] {
   ).map((r) => r.path);
 }
 
-/**
- * Waits for the screen to settle: every visible map has drawn (or failed to draw) its offline base — at most
- * 15 s, the first map decodes the shipped land and borders — then no visible spinner or skeleton is left and
- * the fonts are loaded (at most 6 s), then two animation frames so canvases have painted. Checks anyway after.
- */
-async function settle(page: Page): Promise<void> {
-  await page
-    .waitForFunction(
-      () =>
-        [...document.querySelectorAll<HTMLElement>('[data-testid="map"]')]
-          .filter((m) => m.getClientRects().length > 0 && m.clientWidth >= 20 && m.clientHeight >= 20)
-          .every((m) => m.dataset.offlineBase),
-      undefined,
-      { timeout: 15_000, polling: 100 },
-    )
-    .catch(() => undefined);
+/** No visible spinner or skeleton (a lazy screen's chunk, a list's first page) and the fonts loaded; at most 6 s. */
+async function quiet(page: Page): Promise<void> {
   await page
     .waitForFunction(
       () =>
@@ -94,6 +80,26 @@ async function settle(page: Page): Promise<void> {
       { timeout: 6_000, polling: 100 },
     )
     .catch(() => undefined);
+}
+
+/**
+ * Waits for the screen to settle: quiet (its code and first data are in), then every visible map has drawn
+ * (or failed to draw) its offline base — at most 15 s, the first map decodes the shipped land and borders —
+ * quiet again, then two animation frames so canvases have painted. Checks anyway after the time limits.
+ */
+async function settle(page: Page): Promise<void> {
+  await quiet(page);
+  await page
+    .waitForFunction(
+      () =>
+        [...document.querySelectorAll<HTMLElement>('[data-testid="map"]')]
+          .filter((m) => m.getClientRects().length > 0 && m.clientWidth >= 20 && m.clientHeight >= 20)
+          .every((m) => m.dataset.offlineBase),
+      undefined,
+      { timeout: 15_000, polling: 100 },
+    )
+    .catch(() => undefined);
+  await quiet(page);
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 }
 
@@ -191,6 +197,13 @@ describe('every screen, every role, cn and en, desktop and phone', () => {
     await platform?.stop();
   });
 
+  /**
+   * What a screen must show the account (checked on every visit): a new agent has no devices and no import
+   * quota, so its monitor offers the import and its import screen says whom to ask instead of failing.
+   */
+  const MUST_SHOW: Record<string, Record<string, string>> = {
+    agent: { '/index/home': 'device-list-import', '/index/device/deviceImport': 'import-no-quota' },
+  };
   const accounts = [
     { who: 'admin', username: 'admin', password: ADMIN_PASSWORD, role: ROLES.admin },
     { who: 'agent', username: 'screens-agent', password: PASSWORD, role: ROLES.agent },
@@ -234,6 +247,9 @@ describe('every screen, every role, cn and en, desktop and phone', () => {
               if (f.cut.length > 0) problems.push(`${where}: cut off ${JSON.stringify(f.cut.slice(0, 5))}`);
               if (f.sideways > 1) problems.push(`${where}: page scrolls sideways by ${f.sideways}px`);
               if (f.blankMap) problems.push(`${where}: a map without its offline base`);
+              const must = MUST_SHOW[account.who]?.[path];
+              if (must && !(await page.getByTestId(must).first().isVisible()))
+                problems.push(`${where}: ${must} is not shown`);
               if (errors.length > 0) problems.push(`${where}: console ${JSON.stringify(errors.slice(0, 3))}`);
               const name = `${account.who}-${lang}-${size.name}${path.replaceAll('/', '_')}.jpg`;
               await page.screenshot({ path: join(OUT, name), type: 'jpeg', quality: 55 });
