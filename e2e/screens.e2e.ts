@@ -248,8 +248,15 @@ describe('every screen, every role, cn and en, desktop and phone', () => {
               if (f.sideways > 1) problems.push(`${where}: page scrolls sideways by ${f.sideways}px`);
               if (f.blankMap) problems.push(`${where}: a map without its offline base`);
               const must = MUST_SHOW[account.who]?.[path];
-              if (must && !(await page.getByTestId(must).first().isVisible()))
-                problems.push(`${where}: ${must} is not shown`);
+              if (must) {
+                const shown = await page
+                  .getByTestId(must)
+                  .first()
+                  .waitFor({ timeout: 10_000 })
+                  .then(() => true)
+                  .catch(() => false);
+                if (!shown) problems.push(`${where}: ${must} is not shown`);
+              }
               if (errors.length > 0) problems.push(`${where}: console ${JSON.stringify(errors.slice(0, 3))}`);
               const name = `${account.who}-${lang}-${size.name}${path.replaceAll('/', '_')}.jpg`;
               await page.screenshot({ path: join(OUT, name), type: 'jpeg', quality: 55 });
