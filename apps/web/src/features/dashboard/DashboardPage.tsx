@@ -3,6 +3,7 @@
 // latest alarms. Every figure links to the screen that lists it. Each card asks only for what the user's
 // permissions allow (a card the role cannot see is not shown). Agents and admins can make it their landing
 // page (kept in this browser, see landing.ts); the spec's home stays the monitor by default.
+import { hasPermission } from '@carhere/domain';
 import { useQuery } from '@tanstack/react-query';
 import { Card, Col, List, Row, Skeleton, Statistic, Switch, Typography } from 'antd';
 import { useState } from 'react';
@@ -54,7 +55,8 @@ function startOfToday(): number {
 export default function DashboardPage() {
   const { t, i18n } = useTranslation('dashboard');
   const auth = useAuth();
-  const may = (p: string) => auth?.permissions.includes(p) ?? false;
+  // The administrator holds every permission as one entry: ask the domain, not the list.
+  const may = (p: string) => hasPermission(auth?.permissions, [p]);
   const label = useAlarmLabel();
   const [landing, setLanding] = useState(landingIsDashboard());
   const today = startOfToday();
