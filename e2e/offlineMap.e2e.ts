@@ -134,4 +134,13 @@ describe('maps and addresses with every outside host blocked', () => {
     await cell.waitFor({ timeout: 60_000 });
     expect(await cell.textContent()).toMatch(/China$/);
   });
+
+  it('the device popup names a place, not coordinates (the parked demo device)', async () => {
+    await page.goto(`${platform.baseUrl}/index/home`);
+    await page.locator('[data-testid="device-row"][data-terminal-id="868120000009001"]').click({ timeout: 30_000 });
+    const address = page.getByTestId('popup-address');
+    await expect
+      .poll(async () => (await address.count()) > 0 && (await address.first().textContent()), { timeout: 30_000 })
+      .toMatch(/^\d+\.\d km [NESW]{1,2} of .+, China$|^[^,\d]+, China$/);
+  });
 });

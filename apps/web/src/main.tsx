@@ -31,6 +31,9 @@ async function restoreSession(): Promise<void> {
   }
 }
 
+/** Card titles wrap instead of cutting a long title (a phone's width, a long account name, ru or my texts). */
+const CARD = { styles: { title: { whiteSpace: 'normal', overflow: 'visible', paddingBlock: 6 } } } as const;
+
 function Root() {
   const { i18n } = useTranslation();
   const [ready, setReady] = useState(false);
@@ -42,7 +45,7 @@ function Root() {
   }, []);
   if (!ready) return null;
   return (
-    <ConfigProvider locale={locale} theme={{ token: { colorPrimary: brand?.primaryColor || '#1677ff' } }}>
+    <ConfigProvider locale={locale} theme={{ token: { colorPrimary: brand?.primaryColor || '#1677ff' } }} card={CARD}>
       {/* antd's App (message, modal, notification) wraps the signed-in layout only (MainLayout): the login
           page does not use them, so they are not in its first bundle. */}
       <QueryClientProvider client={queryClient}>

@@ -331,6 +331,31 @@ export const STAT_COLUMN_LABELS = {
     'Водитель',
     'ယာဉ်မောင်း',
   ),
+  address: L('地址', 'Place', 'Địa điểm', 'Lieu', 'Local', 'Lugar', 'ទីតាំង', 'สถานที่', 'Место', 'နေရာ'),
+  startAddress: L(
+    '起点地址',
+    'Start place',
+    'Điểm đầu',
+    'Lieu de départ',
+    'Local de partida',
+    'Lugar de inicio',
+    'ទីតាំងចាប់ផ្តើម',
+    'สถานที่เริ่มต้น',
+    'Место начала',
+    'စတင်နေရာ',
+  ),
+  endAddress: L(
+    '终点地址',
+    'End place',
+    'Điểm cuối',
+    "Lieu d'arrivée",
+    'Local de chegada',
+    'Lugar de fin',
+    'ទីតាំងបញ្ចប់',
+    'สถานที่สิ้นสุด',
+    'Место конца',
+    'ပြီးဆုံးနေရာ',
+  ),
 } as const satisfies Record<string, Labels>;
 
 export type StatColumn = keyof typeof STAT_COLUMN_LABELS;

@@ -6,6 +6,7 @@ import type { AppContext } from '../context.ts';
 import type { ComponentStarter } from '../main.ts';
 import { FENCE_CHANGED_SUBJECT } from '../modules/fence/detector.ts';
 import { DEMO_HISTORY_DAYS, writeDemoHistory } from '../modules/stat/demo-history.ts';
+import { seedDemoExtras } from './demo-extras.ts';
 
 const SEEDED_SETTING = 'demo_fleet_seeded';
 export const DEMO_GT06_FIRST = '868120000000000';
@@ -124,7 +125,12 @@ export const demoFleetStarter: ComponentStarter = async (ctx) => {
   const created = await seedDemoDevices(ctx, o.devices);
   if (created > 0) {
     ctx.bus.publish(FENCE_CHANGED_SUBJECT, { origin: 'demo-fleet' });
+    const started = performance.now();
     await seedDemoHistory(ctx);
+    const extras = await seedDemoExtras(ctx);
+    console.log(
+      `  Demo extras: ${extras.devices} parked, expired and expiring devices, tyre and battery readings, ${extras.alarms} unread alarms, ${extras.commands} queued and answered commands; the whole demo in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
   }
   const gt06 = Math.ceil(o.devices / 2);
   const fleets = [

@@ -8,6 +8,7 @@ import { useNavigate } from 'react-router';
 import { api } from '../api/client.ts';
 import { authStore, useAuth } from '../auth/store.ts';
 import { LANGUAGE_NAMES, LANGUAGES, type Language, setLanguage } from '../i18n/index.ts';
+import { useCompact } from './useCompact.ts';
 
 interface Props {
   title: ReactNode;
@@ -27,6 +28,10 @@ export function AppHeader({ title, before, after, languageLocked = false, accoun
   const auth = useAuth();
   const navigate = useNavigate();
   const { message } = AntApp.useApp();
+  // On a phone the buttons keep their icons and name themselves in a tooltip: the header fits 390 px.
+  const compact = useCompact();
+  const languageName = LANGUAGE_NAMES[i18n.language as Language] ?? i18n.language;
+  const userName = auth?.userInfo.nickname || auth?.userInfo.username;
 
   const logout = async () => {
     try {
@@ -44,20 +49,32 @@ export function AppHeader({ title, before, after, languageLocked = false, accoun
         display: 'flex',
         alignItems: 'center',
         justifyContent: 'space-between',
-        paddingInline: 16,
+        paddingInline: compact ? 8 : 16,
         background: background || '#001529',
       }}
       data-testid="app-header"
     >
-      <Space align="center">
+      <Space align="center" style={{ minWidth: 0 }}>
         {logo && (
           <img src={logo} alt="" style={{ height: 32, maxWidth: 120, display: 'block' }} data-testid="header-logo" />
         )}
-        <Typography.Title level={4} style={{ color: '#fff', margin: 0 }} data-testid="header-title">
+        <Typography.Title
+          level={4}
+          style={{
+            color: '#fff',
+            margin: 0,
+            fontSize: compact ? 16 : undefined,
+            minWidth: 0,
+            overflow: 'hidden',
+            textOverflow: 'ellipsis',
+            whiteSpace: 'nowrap',
+          }}
+          data-testid="header-title"
+        >
           {title}
         </Typography.Title>
       </Space>
-      <Space size="middle">
+      <Space size={compact ? 0 : 'middle'}>
         {before}
         <Dropdown
           disabled={languageLocked}
@@ -68,8 +85,14 @@ export function AppHeader({ title, before, after, languageLocked = false, accoun
             onClick: ({ key }) => void setLanguage(key as Language),
           }}
         >
-          <Button type="text" icon={<GlobalOutlined />} style={{ color: '#fff' }} data-testid="language-switch">
-            {LANGUAGE_NAMES[i18n.language as Language] ?? i18n.language}
+          <Button
+            type="text"
+            icon={<GlobalOutlined />}
+            style={{ color: '#fff' }}
+            title={compact ? languageName : undefined}
+            data-testid="language-switch"
+          >
+            {compact ? null : languageName}
           </Button>
         </Dropdown>
         {accountPath ? (
@@ -77,15 +100,16 @@ export function AppHeader({ title, before, after, languageLocked = false, accoun
             type="text"
             style={{ color: '#fff' }}
             icon={<UserOutlined />}
+            title={compact ? userName : undefined}
             data-testid="current-user"
             onClick={() => navigate(accountPath)}
           >
-            {auth?.userInfo.nickname || auth?.userInfo.username}
+            {compact ? null : userName}
           </Button>
         ) : (
-          <Space style={{ color: '#fff' }} data-testid="current-user">
+          <Space style={{ color: '#fff' }} data-testid="current-user" title={compact ? userName : undefined}>
             <UserOutlined />
-            {auth?.userInfo.nickname || auth?.userInfo.username}
+            {compact ? null : userName}
           </Space>
         )}
         {after}
@@ -94,9 +118,10 @@ export function AppHeader({ title, before, after, languageLocked = false, accoun
           icon={<LogoutOutlined />}
           style={{ color: '#fff' }}
           onClick={() => void logout()}
+          title={compact ? t('header.logout') : undefined}
           data-testid="logout"
         >
-          {t('header.logout')}
+          {compact ? null : t('header.logout')}
         </Button>
       </Space>
     </Layout.Header>

@@ -11,6 +11,7 @@ import { TotpCard } from '../features/security/TotpCard.tsx';
 import { AppHeader } from './AppHeader.tsx';
 import { mayOpen } from './guard.ts';
 import { featureRoutes } from './routes.tsx';
+import { useCompact } from './useCompact.ts';
 
 /** antd's App context (message, modal, notification) for every signed-in page; the login page does without. */
 export function MainLayout() {
@@ -42,6 +43,7 @@ function SignedInLayout() {
   const selected = items.filter((i) => location.pathname.startsWith(i.key)).map((i) => i.key);
 
   const [securityOpen, setSecurityOpen] = useState(false);
+  const compact = useCompact();
   const { t: ts } = useTranslation('security');
 
   return (
@@ -57,9 +59,10 @@ function SignedInLayout() {
             icon={<SafetyOutlined />}
             style={{ color: '#fff' }}
             onClick={() => setSecurityOpen(true)}
+            title={compact ? ts('totp.title') : undefined}
             data-testid="security-open"
           >
-            {ts('totp.title')}
+            {compact ? null : ts('totp.title')}
           </Button>
         }
       />

@@ -74,6 +74,10 @@ export function BaseMap({
     });
     m.attributionControl.setPrefix(false);
     const removeOfflineBase = addOfflineBase(m);
+    // A map created in a box that was still being laid out (a card, a drawer, a phone's width) or that
+    // changes size later redraws at its real size instead of staying blank or cut.
+    const resized = new ResizeObserver(() => m.invalidateSize({ pan: false }));
+    resized.observe(el.current);
     let failures = 0;
     let cancelled = false;
     let tiles: ProviderTileLayer | null = null;
@@ -104,6 +108,7 @@ export function BaseMap({
     (window as unknown as { __carhereMap?: L.Map }).__carhereMap = m;
     return () => {
       cancelled = true;
+      resized.disconnect();
       remember();
       removeOfflineBase();
       m.remove();

@@ -10,6 +10,7 @@ import type { AppContext } from '../../context.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import { type DailyRecord, loadDaily } from './daily.ts';
 import { EXPORT_COLUMNS, type ExportKind } from './export-kinds.ts';
+import { placesIn, withStayAddresses, withTripAddresses } from './places.ts';
 import { alarmCounts, battery, fenceVisits, findAllMileage, findByUserIds, pastDue, stays, trips } from './queries.ts';
 import { selectDevices } from './select.ts';
 import { XlsxRowWriter } from './xlsx-rows.ts';
@@ -83,9 +84,9 @@ async function rowsOf(
     case 'findByUserIds':
       return each(await findByUserIds(ctx, caller, p));
     case 'stays':
-      return each(await stays(ctx, caller, p));
+      return each(withStayAddresses(await stays(ctx, caller, p), await placesIn(caller.lang)));
     case 'trips':
-      return each(await trips(ctx, caller, p));
+      return each(withTripAddresses(await trips(ctx, caller, p), await placesIn(caller.lang)));
     case 'fenceVisits':
       return each(await fenceVisits(ctx, caller, p));
     case 'alarms':

@@ -5,6 +5,7 @@ import { Readable } from 'node:stream';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { envelopeOf, ok, pageOf } from '../../http/envelope.ts';
+import { callerLang } from '../../http/i18n.ts';
 import type { App } from '../../http/types.ts';
 import {
   alarmsBody,
@@ -19,6 +20,7 @@ import {
 } from './bodies.ts';
 import { pageJsonPieces } from './daily.ts';
 import { exportRoutes } from './export-routes.ts';
+import { placesIn, withStayAddresses, withTripAddresses } from './places.ts';
 import {
   alarmCounts,
   alarmRows,
@@ -78,6 +80,8 @@ const staySchema = z.object({
   lat: z.number(),
   lon: z.number(),
   accOnSeconds: z.number(),
+  /** Where: the nearest populated place from the built-in index, in the caller's language ('' far from any). */
+  address: z.string(),
 });
 const tripSchema = z.object({
   terminalID: z.string(),
@@ -94,6 +98,9 @@ const tripSchema = z.object({
   maxSpeed: z.number(),
   /** The driver at the trip's start ('' when none known). */
   driver: z.string(),
+  /** The places of the trip's start and end (built-in index, the caller's language). */
+  startAddress: z.string(),
+  endAddress: z.string(),
 });
 const visitSchema = z.object({
   terminalID: z.string(),
@@ -213,7 +220,8 @@ export async function statRoutes(app: App, ctx: AppContext): Promise<void> {
     },
     async (req) => {
       const b = staysBody.parse(req.body);
-      return ok(page(await stays(ctx, req.user!, b), b.pageNum, b.pageSize));
+      const p = page(await stays(ctx, req.user!, b), b.pageNum, b.pageSize);
+      return ok({ total: p.total, list: withStayAddresses(p.list, await placesIn(callerLang(req))) });
     },
   );
 
@@ -225,7 +233,8 @@ export async function statRoutes(app: App, ctx: AppContext): Promise<void> {
     },
     async (req) => {
       const b = tripsBody.parse(req.body);
-      return ok(page(await trips(ctx, req.user!, b), b.pageNum, b.pageSize));
+      const p = page(await trips(ctx, req.user!, b), b.pageNum, b.pageSize);
+      return ok({ total: p.total, list: withTripAddresses(p.list, await placesIn(callerLang(req))) });
     },
   );
 

@@ -1,7 +1,7 @@
 // /api/stat/*, /api/stay/find: answers from daily rows built by the real roll-up, permission denials, bad
 // input and hierarchy refusals.
 
-import { greatCircleMetres } from '@carhere/domain';
+import { greatCircleMetres, STAT_COLUMN_LABELS } from '@carhere/domain';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDevice, demoClient, newTerminalId, userClient, waitFor } from '../../gateway/test-support.ts';
@@ -296,6 +296,10 @@ describe('/api/stat', () => {
     expect(trips.data.total).toBe(4);
     expect(trips.data.list[0].startTime).toBe(new Date(DAY0 + 2 * 3_600_000).toISOString());
     expect(trips.data.list[0].maxSpeed).toBe(58);
+    // A place, not coordinates: the nearest populated place of the built-in index, in the caller's language.
+    expect(stays.data.list[0].address).toMatch(/^\d+\.\d km [NESW]{1,2} of .+, China$|^[^,\d]+, China$/);
+    expect(trips.data.list[0].startAddress).toMatch(/China$/);
+    expect(trips.data.list[0].endAddress).toMatch(/China$/);
     expect((await demo.post('/stay/find', { terminalIDs: [], ...range })).status).toBe(400);
     expect((await demo.post('/stay/find', { terminalIDs: [tid], ...range, minSeconds: 1 })).status).toBe(400);
     expect((await logUser.post('/stay/find', { terminalIDs: [tid], ...range })).status).toBe(403);
@@ -432,6 +436,32 @@ describe('/api/stat', () => {
     const sheet = book.worksheets[0];
     expect(sheet.rowCount).toBe(3);
     expect(sheet.getRow(2).getCell(1).value).toBe(tid);
+    // The stays export names each stay's place next to its coordinates.
+    const stayJob = (
+      await admin.post<{ jobId: string }>('/stat/export', { kind: 'stays', terminalIDs: [tid], ...range })
+    ).data.jobId;
+    await waitFor(
+      async () => {
+        const p = await admin.get<{ state: string }>(`/stat/export/progress?jobId=${stayJob}`);
+        return p.data.state === 'done' || p.data.state === 'failed' ? p.data : null;
+      },
+      20_000,
+      'stays export',
+    );
+    const stayFile = await server.app.inject({
+      method: 'GET',
+      url: `/api/stat/export/download?jobId=${stayJob}`,
+      headers: { cookie: admin.cookie },
+    });
+    const stayBook = new ExcelJS.Workbook();
+    await stayBook.xlsx.load(stayFile.rawPayload as unknown as ArrayBuffer);
+    const staySheet = stayBook.worksheets[0];
+    const headers = (staySheet.getRow(1).values as unknown[]).slice(1);
+    const placeLabels: unknown[] = Object.values(STAT_COLUMN_LABELS.address);
+    const placeColumn = headers.findIndex((h) => placeLabels.includes(h)) + 1;
+    expect(placeColumn).toBeGreaterThan(0);
+    // in the admin's language (Chinese): "中国 <place> <direction> <n> 公里"
+    expect(String(staySheet.getRow(2).getCell(placeColumn).value)).toMatch(/^中国 \S+.* 公里$|^中国 \S+$/);
     // someone else's export, a missing permission, a bad kind, over the limit
     expect((await agent.get(`/stat/export/progress?jobId=${jobId}`)).status).toBe(403);
     expect((await demo.post('/stat/export', { kind: 'find', ...range })).status).toBe(403);

@@ -261,7 +261,12 @@ export default function AgentListPage() {
         <Card
           size="small"
           style={{ flex: 1, minWidth: 0 }}
-          title={selected ? t('childrenOf', { name: accountLabel(selected) }) : t('children')}
+          title={
+            // A long account name is cut on a narrow screen: the whole title shows on hover.
+            <span title={selected ? t('childrenOf', { name: accountLabel(selected) }) : t('children')}>
+              {selected ? t('childrenOf', { name: accountLabel(selected) }) : t('children')}
+            </span>
+          }
           extra={
             <Space wrap>
               {can('add') && selected && holdsAccounts(selected.role) && (

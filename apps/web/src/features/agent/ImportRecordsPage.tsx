@@ -60,8 +60,10 @@ export default function ImportRecordsPage() {
       <SubNav items={AGENT_PAGES} />
       <Card
         size="small"
+        // The title holds the account picker: it wraps rather than cutting the picked account's name.
+        styles={{ title: { whiteSpace: 'normal', overflow: 'visible' } }}
         title={
-          <Space>
+          <Space wrap>
             {t('records.agent')}
             <Select
               showSearch

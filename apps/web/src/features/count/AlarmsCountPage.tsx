@@ -49,6 +49,7 @@ export default function AlarmsCountPage() {
     {
       title: t('column.device'),
       key: 'device',
+      width: 170,
       render: (_, r) => (
         <div>
           <div>{r.displayName}</div>
@@ -108,6 +109,7 @@ export default function AlarmsCountPage() {
               size="small"
               rowKey={(r) => `${r.terminalID}/${r.alarmType}`}
               columns={columns}
+              scroll={{ x: 'max-content' }}
               dataSource={rows}
               loading={loading}
               locale={{ emptyText: <Empty description={ready ? t('empty.noAlarms') : t('empty.pick')} /> }}

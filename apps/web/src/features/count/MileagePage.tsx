@@ -51,6 +51,7 @@ export default function MileagePage() {
       title: t('column.device'),
       key: 'device',
       fixed: 'left',
+      width: 170,
       render: (_, r) => (
         <div>
           <div>{r.displayName}</div>

@@ -10,6 +10,7 @@ import { DeviceSelect } from '../command/DeviceSelect.tsx';
 import { findStays, type Stay } from './api.ts';
 import { CountShell } from './CountShell.tsx';
 import { DateSearch } from './DateSearch.tsx';
+import { Place } from './Place.tsx';
 import { StayMap } from './StayMap.tsx';
 import { COUNT_PAGE_SIZES, useFormat } from './useFormat.ts';
 import { usePeriod } from './usePeriod.ts';
@@ -51,7 +52,7 @@ export default function StayPage() {
     {
       title: t('column.position'),
       key: 'pos',
-      render: (_, s) => `${s.lat.toFixed(5)}, ${s.lon.toFixed(5)}`,
+      render: (_, s) => <Place address={s.address} lat={s.lat} lon={s.lon} testId="stay-place" />,
     },
   ];
 

@@ -15,6 +15,7 @@ import { trackFromAnswer } from '../track/data/trackData.ts';
 import { findTrips, type Trip } from './api.ts';
 import { CountShell } from './CountShell.tsx';
 import { DateSearch } from './DateSearch.tsx';
+import { Place } from './Place.tsx';
 import { COUNT_PAGE_SIZES, useFormat } from './useFormat.ts';
 import { usePeriod } from './usePeriod.ts';
 
@@ -70,6 +71,16 @@ export default function TripsPage() {
     { title: '#', key: 'n', width: 50, render: (_, r) => r.index + 1 },
     { title: t('column.start'), key: 'start', render: (_, r) => f.time(r.startTime) },
     { title: t('column.end'), key: 'end', render: (_, r) => f.time(r.endTime) },
+    {
+      title: t('column.from'),
+      key: 'from',
+      render: (_, r) => <Place address={r.startAddress} lat={r.startLat} lon={r.startLon} testId="trip-from" />,
+    },
+    {
+      title: t('column.to'),
+      key: 'to',
+      render: (_, r) => <Place address={r.endAddress} lat={r.endLat} lon={r.endLon} testId="trip-to" />,
+    },
     { title: t('column.duration'), key: 'duration', align: 'right', render: (_, r) => f.duration(r.seconds) },
     { title: t('column.distance'), key: 'distance', align: 'right', render: (_, r) => f.km(r.distance) },
     { title: t('column.avgSpeed'), key: 'avg', align: 'right', render: (_, r) => f.speed(r.avgSpeed) },
@@ -144,18 +155,19 @@ export default function TripsPage() {
                   <Table.Summary.Cell index={0} colSpan={3}>
                     <Typography.Text strong>{t('total.trips', { count: trips.length })}</Typography.Text>
                   </Table.Summary.Cell>
-                  <Table.Summary.Cell index={3} align="right">
+                  <Table.Summary.Cell index={3} colSpan={2} />
+                  <Table.Summary.Cell index={5} align="right">
                     <Typography.Text strong>{f.duration(totals.seconds)}</Typography.Text>
                   </Table.Summary.Cell>
-                  <Table.Summary.Cell index={4} align="right">
+                  <Table.Summary.Cell index={6} align="right">
                     <Typography.Text strong>{f.km(totals.distance)}</Typography.Text>
                   </Table.Summary.Cell>
-                  <Table.Summary.Cell index={5} align="right">
+                  <Table.Summary.Cell index={7} align="right">
                     <Typography.Text strong>
                       {f.speed(totals.seconds > 0 ? totals.distance / 1000 / (totals.seconds / 3600) : 0)}
                     </Typography.Text>
                   </Table.Summary.Cell>
-                  <Table.Summary.Cell index={6} align="right">
+                  <Table.Summary.Cell index={8} align="right">
                     <Typography.Text strong>{f.speed(totals.maxSpeed)}</Typography.Text>
                   </Table.Summary.Cell>
                 </Table.Summary.Row>

@@ -100,6 +100,8 @@ export interface Stay {
   lat: number;
   lon: number;
   accOnSeconds: number;
+  /** The nearest populated place in the user's language ('' far from any). */
+  address: string;
 }
 
 export async function findStays(
@@ -131,6 +133,9 @@ export interface Trip {
   maxSpeed: number;
   /** The driver at the trip's start ('' when none known). */
   driver: string;
+  /** The places of the start and end ('' far from any). */
+  startAddress: string;
+  endAddress: string;
 }
 
 type RawTrip = Partial<Trip> & {
@@ -162,6 +167,8 @@ export async function findTrips(terminalID: string, range: Range, signal?: Abort
     avgSpeed: Number(r.avgSpeed ?? r.averageSpeed ?? 0),
     maxSpeed: Number(r.maxSpeed ?? 0),
     driver: r.driver ?? '',
+    startAddress: r.startAddress ?? '',
+    endAddress: r.endAddress ?? '',
   }));
 }
 

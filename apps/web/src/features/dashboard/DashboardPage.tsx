@@ -125,13 +125,13 @@ export default function DashboardPage() {
                 <Skeleton active paragraph={{ rows: 2 }} />
               ) : (
                 <Row gutter={8}>
-                  <Col span={4}>
+                  <Col xs={8} md={4}>
                     <Link to="/index/home" data-testid="dashboard-all">
                       <Statistic title={t('devices.all')} value={counts.data?.all ?? 0} />
                     </Link>
                   </Col>
                   {(['online', 'offline', 'unactivated', 'expired'] as const).map((k) => (
-                    <Col span={5} key={k}>
+                    <Col xs={8} md={5} key={k}>
                       <Link
                         to={k === 'expired' ? '/index/count/countPastDue' : '/index/home'}
                         data-testid={`dashboard-${k}`}

@@ -39,6 +39,7 @@ import { AccountSelect } from './AccountSelect.tsx';
 import { deviceImportJob, importDevices } from './api.ts';
 import { iconTypeOptions } from './IconTypeImage.tsx';
 import { DEVICE_PAGES } from './pages.ts';
+import { QuotaNotice, quotaShort } from './QuotaNotice.tsx';
 
 interface Values {
   userId: string;
@@ -149,7 +150,16 @@ export default function DeviceImportPage() {
                   </Descriptions.Item>
                 </Descriptions>
               )}
-              <Button type="primary" onClick={() => void start()} loading={running} data-testid="import-start">
+              {quota.data && quotaShort(quota.data, parsed.imeis.length) && (
+                <QuotaNotice remaining={quota.data.remaining} wanted={parsed.imeis.length} />
+              )}
+              <Button
+                type="primary"
+                onClick={() => void start()}
+                loading={running}
+                disabled={quotaShort(quota.data, parsed.imeis.length)}
+                data-testid="import-start"
+              >
                 {t('import.start')}
               </Button>
             </Form>

@@ -50,7 +50,7 @@ export function ImeiBatchPage({ kinds }: { kinds: BatchKind[] }) {
         <Col xs={24} md={14}>
           <Card
             size="small"
-            title={t(`batch.title.${kind}`)}
+            title={<span title={t(`batch.title.${kind}`)}>{t(`batch.title.${kind}`)}</span>}
             extra={
               kinds.length > 1 && (
                 <Segmented

@@ -28,7 +28,9 @@ export interface FenceEditorProps {
   draft: FenceDraft;
   onChange: (draft: FenceDraft) => void;
   drawing: boolean;
+  /** Starts drawing (never stops it: that is onStopDrawing, its own button). */
   onDraw: () => void;
+  onStopDrawing: () => void;
   onSave: () => void;
   onCancel: () => void;
   saving: boolean;
@@ -44,7 +46,16 @@ export function draftProblem(draft: FenceDraft): { key: string; params?: Record<
   return null;
 }
 
-export function FenceEditor({ draft, onChange, drawing, onDraw, onSave, onCancel, saving }: FenceEditorProps) {
+export function FenceEditor({
+  draft,
+  onChange,
+  drawing,
+  onDraw,
+  onStopDrawing,
+  onSave,
+  onCancel,
+  saving,
+}: FenceEditorProps) {
   const { t } = useTranslation(['fence', 'customerMap']);
   const g = draft.geometry;
   const problem = draftProblem(draft);
@@ -77,14 +88,23 @@ export function FenceEditor({ draft, onChange, drawing, onDraw, onSave, onCancel
         />
       </Form.Item>
       <Space direction="vertical" style={{ width: '100%', marginBottom: 16 }}>
-        <Button
-          icon={<EditOutlined />}
-          type={drawing ? 'primary' : 'default'}
-          onClick={onDraw}
-          data-testid="fence-draw"
-        >
-          {drawing ? t('editor.drawing') : g ? t('editor.redraw') : t('editor.draw')}
-        </Button>
+        <Space wrap>
+          <Button
+            icon={<EditOutlined />}
+            type={drawing ? 'primary' : 'default'}
+            aria-pressed={drawing}
+            // While drawing, a second click keeps drawing: stopping is the button beside it (or Esc).
+            onClick={drawing ? undefined : onDraw}
+            data-testid="fence-draw"
+          >
+            {drawing ? t('editor.drawing') : g ? t('editor.redraw') : t('editor.draw')}
+          </Button>
+          {drawing && (
+            <Button onClick={onStopDrawing} data-testid="fence-draw-stop">
+              {t('editor.stopDrawing')}
+            </Button>
+          )}
+        </Space>
         {drawing && (
           <Alert
             type="info"

@@ -213,7 +213,8 @@ export default function FencePage() {
             draft={draft}
             onChange={setDraft}
             drawing={drawing}
-            onDraw={() => setDrawing((d) => !d)}
+            onDraw={() => setDrawing(true)}
+            onStopDrawing={() => setDrawing(false)}
             onSave={() => save.mutate(draft)}
             onCancel={() => {
               setDraft(null);

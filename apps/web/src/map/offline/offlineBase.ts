@@ -49,6 +49,8 @@ export function addOfflineBase(map: L.Map): () => void {
   const renderer = L.canvas({ pane: OFFLINE_PANE, padding: 0.2 });
   const group = L.layerGroup();
   let removed = false;
+  // A map rebuilt in the same container (another provider or language) is not "ready" until it has drawn.
+  delete map.getContainer().dataset.offlineBase;
   loadBaseShapes()
     .then(({ land, countries }) => {
       if (removed) return;

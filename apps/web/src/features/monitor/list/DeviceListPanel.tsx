@@ -1,9 +1,12 @@
 // The device list panel: tabs (all, online, offline, inactive, expired, with counts), a search box (name,
 // IMEI or plate) and a virtual list in the domain's order.
 import { SearchOutlined } from '@ant-design/icons';
-import { Button, Empty, Input, Spin } from 'antd';
+import { Button, Empty, Input, Skeleton } from 'antd';
 import { type ReactNode, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { mayOpen } from '../../../app/guard.ts';
+import { useAuth } from '../../../auth/store.ts';
 import type { MonitorSession } from '../monitorSession.ts';
 import type { MonitorDevice } from '../types.ts';
 import { useStoreVersion } from '../useMonitorSession.ts';
@@ -45,6 +48,10 @@ export function DeviceListPanel({
   const counts = useMemo(() => listCounts(sorted, Date.now()), [sorted]);
   const shown: MonitorDevice[] = useMemo(() => filterDevices(sorted, tab, query, Date.now()), [sorted, tab, query]);
   const selectedIndex = selectedId ? shown.findIndex((d) => d.deviceId === selectedId) : -1;
+  const auth = useAuth();
+  const mayImport = mayOpen('/index/device/deviceImport', auth);
+  // Nothing at all in the account (not a search or a tab that is empty): say what to do next.
+  const noneAtAll = sorted.length === 0 && query === '';
 
   return (
     <div
@@ -67,11 +74,24 @@ export function DeviceListPanel({
       </div>
       <div style={{ flex: 1, minHeight: 0 }}>
         {loading ? (
-          <div style={{ display: 'grid', placeItems: 'center', height: '100%' }}>
-            <Spin />
+          <div style={{ padding: '4px 12px' }} data-testid="device-list-loading">
+            <Skeleton active avatar={{ size: 'small', shape: 'square' }} paragraph={{ rows: 1 }} />
+            <Skeleton active avatar={{ size: 'small', shape: 'square' }} paragraph={{ rows: 1 }} />
+            <Skeleton active avatar={{ size: 'small', shape: 'square' }} paragraph={{ rows: 1 }} />
           </div>
         ) : shown.length === 0 ? (
-          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('noDevices')}>
+          <Empty
+            image={Empty.PRESENTED_IMAGE_SIMPLE}
+            description={noneAtAll ? (mayImport ? t('empty.import') : t('empty.ask')) : t('noDevices')}
+            data-testid="device-list-empty"
+          >
+            {noneAtAll && mayImport && (
+              <Link to="/index/device/deviceImport">
+                <Button size="small" type="primary" data-testid="device-list-import">
+                  {t('empty.importButton')}
+                </Button>
+              </Link>
+            )}
             {onSearchHidden && /^[0-9A-Za-z]{10,15}$/.test(query.trim()) && (
               <Button size="small" onClick={() => onSearchHidden(query.trim())} data-testid="search-hidden">
                 {tc('monitor.searchHidden')}
