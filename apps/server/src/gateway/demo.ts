@@ -6,6 +6,7 @@ import type { AppContext } from '../context.ts';
 import type { ComponentStarter } from '../main.ts';
 import { FENCE_CHANGED_SUBJECT } from '../modules/fence/detector.ts';
 import { DEMO_HISTORY_DAYS, writeDemoHistory } from '../modules/stat/demo-history.ts';
+import { markForRebuild } from '../modules/stat/rollup.ts';
 import { seedDemoExtras } from './demo-extras.ts';
 
 const SEEDED_SETTING = 'demo_fleet_seeded';
@@ -128,6 +129,9 @@ export const demoFleetStarter: ComponentStarter = async (ctx) => {
     const started = performance.now();
     await seedDemoHistory(ctx);
     const extras = await seedDemoExtras(ctx);
+    // The extras' alarms of the last hours were written straight into the table: mark their days for the
+    // roll-up, so the dashboard's and the statistics' alarm counts of today include them.
+    await markForRebuild(ctx.dbHandle.pool, Date.now() - 86_400_000, Date.now());
     console.log(
       `  Demo extras: ${extras.devices} parked, expired and expiring devices, tyre and battery readings, ${extras.alarms} unread alarms, ${extras.commands} queued and answered commands; the whole demo in ${((performance.now() - started) / 1000).toFixed(1)} s`,
     );
