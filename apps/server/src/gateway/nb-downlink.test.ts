@@ -346,9 +346,7 @@ describe('NB-IoT downlink through the IoT platform', () => {
       .where('id', '=', a.commandId)
       .executeTakeFirstOrThrow();
     expect(row.platform_command_id).toMatch(/^pc-/);
-    expect(await other.onPlatformStatus(device!, row.platform_command_id as string, 'SUCCESSFUL', 'OK')).toBe(
-      true,
-    );
+    expect(await other.onPlatformStatus(device!, row.platform_command_id as string, 'SUCCESSFUL', 'OK')).toBe(true);
     expect(await statusOf(a.commandId)).toEqual({ status: 'answered', result: 1 });
   });
 });

@@ -258,27 +258,35 @@ describe('fuzzing every operation of the OpenAPI document', () => {
     return failures;
   }
 
-  it('an agent never gets a 5xx and changes nothing outside its own subtree', async () => {
-    const agent = await server.ctx.db
-      .selectFrom('users')
-      .select(['id', 'path', 'role'])
-      .where('id', '=', tree.ids.agentA)
-      .executeTakeFirstOrThrow();
-    // Anyone may open a "try it out" session (POST /api/login/demo): the demo account's sessions do not count.
-    const demo = await server.ctx.db
-      .selectFrom('users')
-      .select('id')
-      .where('username', '=', 'demo')
-      .executeTakeFirstOrThrow();
-    const outside = () => snapshotOutsideTree(server, agent.path, { ignoreSessionsOf: [demo.id] });
-    const before = await outside();
-    const failures = await fuzz(agent.id, agent.role, 'agent');
-    await server.ctx.services.audit?.flush();
-    expect(failures).toEqual([]);
-    expect(JSON.parse(await outside())).toEqual(JSON.parse(before));
-  }, FUZZ_TIMEOUT_MS);
+  it(
+    'an agent never gets a 5xx and changes nothing outside its own subtree',
+    async () => {
+      const agent = await server.ctx.db
+        .selectFrom('users')
+        .select(['id', 'path', 'role'])
+        .where('id', '=', tree.ids.agentA)
+        .executeTakeFirstOrThrow();
+      // Anyone may open a "try it out" session (POST /api/login/demo): the demo account's sessions do not count.
+      const demo = await server.ctx.db
+        .selectFrom('users')
+        .select('id')
+        .where('username', '=', 'demo')
+        .executeTakeFirstOrThrow();
+      const outside = () => snapshotOutsideTree(server, agent.path, { ignoreSessionsOf: [demo.id] });
+      const before = await outside();
+      const failures = await fuzz(agent.id, agent.role, 'agent');
+      await server.ctx.services.audit?.flush();
+      expect(failures).toEqual([]);
+      expect(JSON.parse(await outside())).toEqual(JSON.parse(before));
+    },
+    FUZZ_TIMEOUT_MS,
+  );
 
-  it('the admin never gets a 5xx', async () => {
-    expect(await fuzz('1', 1, 'admin')).toEqual([]);
-  }, FUZZ_TIMEOUT_MS);
+  it(
+    'the admin never gets a 5xx',
+    async () => {
+      expect(await fuzz('1', 1, 'admin')).toEqual([]);
+    },
+    FUZZ_TIMEOUT_MS,
+  );
 });
