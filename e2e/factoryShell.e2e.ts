@@ -9,10 +9,10 @@ import {
   canAccessRoute,
   type Environment,
   forcesChineseInterface,
+  homePath,
   permissionsFor,
   ROLES,
   ROUTES,
-  roleHomePath,
 } from '@carhere/domain';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -108,7 +108,7 @@ describe('factory shell in Chromium (APP_ENV live)', () => {
       const page = await context.newPage();
       try {
         await loginAs(page, platform.baseUrl, `f-${name}-live`, PASSWORD);
-        const home = roleHomePath(role, 'live');
+        const home = homePath(permissionsFor(role, 'live'), 'factory');
         expect(home).toBeDefined();
         await page.waitForURL(`**${home}`);
         await page.getByTestId('factory-shell').waitFor();

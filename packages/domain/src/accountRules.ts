@@ -29,11 +29,6 @@ export function isSuperiorOf(superiorId: number, account: AccountRef): boolean {
   return parseAncestors(account.ancestors).includes(superiorId);
 }
 
-/** The account itself or anyone below it: the accounts `rootId` may manage. */
-export function isWithinSubtree(account: AccountRef, rootId: number): boolean {
-  return account.id === rootId || isSuperiorOf(rootId, account);
-}
-
 /** Member of a user group (spec §6: Hong Kong accounts, a customer group) by its own id or an ancestor's. */
 export function belongsToGroup(account: AccountRef, groupIds: Iterable<number>): boolean {
   const group = new Set(groupIds);

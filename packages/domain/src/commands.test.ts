@@ -5,7 +5,6 @@ import {
   COMMAND_SUCCESS_MARKERS,
   classifyCommandReply,
   classifyCommandResult,
-  commandResultMessage,
   decideCommandSend,
   isNormalModeCommand,
   isQueryCommand,
@@ -65,7 +64,6 @@ describe('decideCommandSend', () => {
 describe('classifyCommandResult', () => {
   it('codes 1 success, 2 timeout, 3 error', () => {
     expect(COMMAND_RESULT).toEqual({ success: 1, timeout: 2, error: 3 });
-    expect(commandResultMessage(2)).toBe('command.result.2');
   });
 
   it('success for each marker', () => {

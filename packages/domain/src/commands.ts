@@ -115,11 +115,6 @@ export function classifyCommandReply(input: {
   return classifyCommandResult(input.reply);
 }
 
-/** Message key for a result code: command.result.1 … 3. */
-export function commandResultMessage(code: CommandResultCode): MessageKey {
-  return `command.result.${code}`;
-}
-
 /** Oil/electric relay reply substrings → message, in the order of data/oil-control-replies.json. */
 const OIL_MESSAGE_BY_SUBSTRING: Readonly<Record<string, MessageKey>> = {
   timeout: 'oil.timeout',

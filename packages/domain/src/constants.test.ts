@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isMaintenanceNoticeShown, MAINTENANCE_NOTICE, OIL_VOLUME_OPTIONS_L, REQUEST_TIMEOUT_MS } from './constants.ts';
-import { formatDateTime } from './time.ts';
+import { isMaintenanceNoticeShown, OIL_VOLUME_OPTIONS_L, REQUEST_TIMEOUT_MS } from './constants.ts';
 
 describe('constants of spec §9', () => {
   it('request timeout 300000 ms', () => {
@@ -12,15 +11,6 @@ describe('constants of spec §9', () => {
     expect(OIL_VOLUME_OPTIONS_L[1]).toBe(1.1);
     expect(OIL_VOLUME_OPTIONS_L.at(-1)).toBe(29.9);
     expect(OIL_VOLUME_OPTIONS_L).toHaveLength(290);
-  });
-
-  it('maintenance notice until 2022-10-08 03:00 at UTC+8', () => {
-    expect(formatDateTime(MAINTENANCE_NOTICE.showUntil)).toBe('2022-10-08 03:00:00');
-    expect(formatDateTime(MAINTENANCE_NOTICE.downFrom)).toBe('2022-10-08 00:00:00');
-    expect(formatDateTime(MAINTENANCE_NOTICE.downTo)).toBe('2022-10-08 01:00:00');
-    const spec = { startsAt: null, endsAt: new Date(MAINTENANCE_NOTICE.showUntil).toISOString(), showOnStart: true };
-    expect(isMaintenanceNoticeShown(spec, MAINTENANCE_NOTICE.showUntil - 1, true)).toBe(true);
-    expect(isMaintenanceNoticeShown(spec, MAINTENANCE_NOTICE.showUntil, true)).toBe(false);
   });
 
   it('a notice shows from its start to its end; on start (login page) only when the admin asked for it', () => {

@@ -6,9 +6,6 @@ export const REQUEST_TIMEOUT_MS = 300_000;
 export const CAR_ICON_SIZE_PX = 40;
 export const MARKER_ICON_SIZE_PX = 32;
 
-/** Main content height is the main area's height minus this. */
-export const MAIN_CONTENT_HEIGHT_OFFSET_PX = 140;
-
 /** Distance-measuring tool. */
 export const DISTANCE_TOOL = { units: ['metric', 'us'], minSegmentClickPx: 5, strokeWidth: 2 } as const;
 
@@ -17,7 +14,6 @@ export const OIL_VOLUME_OPTIONS_L: readonly number[] = Array.from({ length: 290 
 
 /** Browser storage keys (spec §9). */
 export const SESSION_KEYS = ['userInfo', 'selectedTid', 'selectAgentId', 'nis'] as const;
-export const LOCAL_KEYS = ['useLang', 'useMapType', 'alarmSound'] as const;
 
 /** Fences (spec §3, §9). */
 export const FENCE_SHAPES = ['circle', 'rectangle', 'polygon'] as const;
@@ -26,13 +22,6 @@ export const FENCE_ALARM_TYPES = ['in', 'out', 'inOut'] as const;
 export type FenceShape = (typeof FENCE_SHAPES)[number];
 export type FenceState = (typeof FENCE_STATES)[number];
 export type FenceAlarmType = (typeof FENCE_ALARM_TYPES)[number];
-
-/** The maintenance notice (spec §1): shown until 2022-10-08 03:00 UTC+8; the outage ran 00:00-01:00. */
-export const MAINTENANCE_NOTICE = {
-  showUntil: Date.UTC(2022, 9, 7, 19, 0),
-  downFrom: Date.UTC(2022, 9, 7, 16, 0),
-  downTo: Date.UTC(2022, 9, 7, 17, 0),
-} as const;
 
 /** When a maintenance notice set by the admin runs, and whether it also shows on start (the login page). */
 export interface MaintenanceNoticeWindow {

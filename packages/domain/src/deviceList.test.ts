@@ -1,18 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import {
-  compareDevices,
   countTabs,
   type DeviceListEntry,
   displayName,
-  filterByMenuType,
   filterByTab,
-  isHiddenForSpecialBrand,
   LIST_RUN_RANK,
   lastReportTime,
   listRunRank,
   OFFLINE_HIDE_AFTER_MS,
   sortDevices,
-  visibleDevices,
 } from './deviceList.ts';
 
 const NOW = 1_700_000_000_000;
@@ -76,8 +72,6 @@ describe('ordering', () => {
     const list = [device('b', { state: 'wjh' }), device('a', { state: 'wjh' })];
     expect(sortDevices(list, NOW).map((d) => d.terminalID)).toEqual(['a', 'b']);
     expect(list.map((d) => d.terminalID)).toEqual(['b', 'a']);
-    expect(compareDevices(list[0], list[1], NOW)).toBeGreaterThan(0);
-    expect(compareDevices(list[0], list[0], NOW)).toBe(0);
   });
 
   it('lastReportTime: stateTime, else utcTime, else null', () => {
@@ -107,46 +101,11 @@ describe('tabs', () => {
     }
     expect(filterByTab(list, 'expired', NOW).map((d) => d.terminalID)).toEqual(['on-expired']);
   });
-
-  it('filterByMenuType follows deviceMenuType', () => {
-    expect(filterByMenuType(list, 1).map((d) => d.terminalID)).toEqual(['on', 'on-expired']);
-    expect(filterByMenuType(list, 2).map((d) => d.terminalID)).toEqual(['off']);
-    expect(filterByMenuType(list, 3).map((d) => d.terminalID)).toEqual(['new']);
-    expect(filterByMenuType(list, 0)).toHaveLength(5);
-  });
 });
 
 describe('special-brand rule', () => {
   it('3 days is 259200000 ms', () => {
     expect(OFFLINE_HIDE_AFTER_MS).toBe(259_200_000);
     expect(OFFLINE_HIDE_AFTER_MS).toBe(3 * 24 * 60 * 60 * 1000);
-  });
-
-  it('hides offline devices from exactly 3 days on', () => {
-    const offlineFor = (ms: number) => device('x', { state: 'lx', location: at(0, ms, ms) });
-    expect(isHiddenForSpecialBrand(offlineFor(OFFLINE_HIDE_AFTER_MS - 1), NOW)).toBe(false);
-    expect(isHiddenForSpecialBrand(offlineFor(OFFLINE_HIDE_AFTER_MS), NOW)).toBe(true);
-    expect(isHiddenForSpecialBrand(offlineFor(OFFLINE_HIDE_AFTER_MS + 1), NOW)).toBe(true);
-    expect(isHiddenForSpecialBrand(device('x', { state: 'lx' }), NOW)).toBe(true);
-  });
-
-  it('hides not-activated devices, never online ones', () => {
-    expect(isHiddenForSpecialBrand(device('x', { state: 'wjh' }), NOW)).toBe(true);
-    expect(isHiddenForSpecialBrand(device('x', { location: at(0, 10 * OFFLINE_HIDE_AFTER_MS) }), NOW)).toBe(false);
-  });
-
-  it("keeps devices in the 'no process' set", () => {
-    const keep = new Set(['x']);
-    expect(isHiddenForSpecialBrand(device('x', { state: 'wjh' }), NOW, keep)).toBe(false);
-    expect(isHiddenForSpecialBrand(device('x', { state: 'lx' }), NOW, keep)).toBe(false);
-  });
-
-  it('applies only to special-brand agents', () => {
-    const list = [device('a'), device('b', { state: 'wjh' }), device('c', { state: 'lx' })];
-    expect(visibleDevices(list, { specialBrandAgent: false, now: NOW })).toHaveLength(3);
-    expect(visibleDevices(list, { specialBrandAgent: true, now: NOW }).map((d) => d.terminalID)).toEqual(['a']);
-    expect(
-      visibleDevices(list, { specialBrandAgent: true, now: NOW, noProcess: new Set(['c']) }).map((d) => d.terminalID),
-    ).toEqual(['a', 'c']);
   });
 });

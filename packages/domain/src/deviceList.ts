@@ -1,9 +1,7 @@
 import {
   DEVICE_STATE,
-  type DeviceMenuFilter,
   type DeviceStatus,
   type DeviceTab,
-  deviceMenuFilter,
   isExpired,
   isValidPosition,
   movementState,
@@ -67,15 +65,6 @@ function compareKeys(a: SortKey, b: SortKey, terminalA: string, terminalB: strin
   return terminalA < terminalB ? -1 : terminalA > terminalB ? 1 : 0;
 }
 
-/**
- * The list order of spec §4: online devices first, by run-state rank then freshest position; then
- * offline devices, most recently reported first (never-reported last); not-activated devices last.
- * Ties are broken by terminalID so the order is stable across refreshes.
- */
-export function compareDevices(a: DeviceListEntry, b: DeviceListEntry, now: number): number {
-  return compareKeys(sortKey(a, now), sortKey(b, now), a.terminalID, b.terminalID);
-}
-
 /** A sorted copy (keys computed once per device); the input is left as it is. */
 export function sortDevices<T extends DeviceListEntry>(devices: readonly T[], now: number): T[] {
   const keyed = devices.map((device) => ({ device, key: sortKey(device, now) }));
@@ -124,44 +113,8 @@ export function countTabs(devices: readonly DeviceStatus[], now: number): TabCou
   return counts;
 }
 
-/** Devices matching the client's deviceMenuType (1 online, 2 offline, 3 inactive, otherwise all). */
-export function filterByMenuType<T extends DeviceStatus>(devices: readonly T[], menuType: unknown): T[] {
-  const filter: DeviceMenuFilter = deviceMenuFilter(menuType);
-  if (filter === 'all') return [...devices];
-  const state = { online: DEVICE_STATE.online, offline: DEVICE_STATE.offline, inactive: DEVICE_STATE.notActivated }[
-    filter
-  ];
-  return devices.filter((device) => device.state === state);
-}
-
 /** Special-brand agents do not see devices offline this long or longer: 3 days (spec §6, §9). */
 export const OFFLINE_HIDE_AFTER_MS = 259_200_000;
-
-/**
- * The special-brand rule (spec §6): hide not-activated devices and devices offline for 3 days or more,
- * unless the terminalID is in the 'no process' set. An offline device that never reported counts as
- * offline for longer than 3 days.
- */
-export function isHiddenForSpecialBrand(
-  device: DeviceListEntry,
-  now: number,
-  noProcess: ReadonlySet<string> = new Set(),
-): boolean {
-  if (noProcess.has(device.terminalID)) return false;
-  if (device.state === DEVICE_STATE.notActivated) return true;
-  if (device.state !== DEVICE_STATE.offline) return false;
-  const seen = lastReportTime(device);
-  return seen === null || now - seen >= OFFLINE_HIDE_AFTER_MS;
-}
-
-/** The devices a user sees: everything, or for a special-brand agent those the rule does not hide. */
-export function visibleDevices<T extends DeviceListEntry>(
-  devices: readonly T[],
-  options: { specialBrandAgent: boolean; now: number; noProcess?: ReadonlySet<string> },
-): T[] {
-  if (!options.specialBrandAgent) return [...devices];
-  return devices.filter((device) => !isHiddenForSpecialBrand(device, options.now, options.noProcess));
-}
 
 /**
  * The fields of one row of the device list's 'rows' wire format, in tuple order — written by the server

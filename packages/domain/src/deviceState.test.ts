@@ -4,10 +4,7 @@ import {
   type CarIconState,
   carIconState,
   checkDeviceAccess,
-  DEVICE_TAB_BY_CODE,
-  DEVICE_TAB_CODES,
   type DeviceStatus,
-  deviceMenuFilter,
   effectiveExpiry,
   FAST_SPEED_KMH,
   isExpired,
@@ -148,22 +145,6 @@ describe('state codes', () => {
     expect(runningStateCode('offline')).toBe(5);
     expect(runningStateCode('unknown')).toBe(5);
     expect(runningStateCode('expired')).toBe(5);
-  });
-
-  it('tab codes wz 0 … gq 4', () => {
-    expect(DEVICE_TAB_CODES).toEqual({ wz: 0, zx: 1, lx: 2, wjh: 3, gq: 4 });
-    expect(DEVICE_TAB_BY_CODE.gq).toBe('expired');
-    expect(DEVICE_TAB_BY_CODE.wz).toBe('unknown');
-  });
-
-  it('deviceMenuType: 1 online, 2 offline, 3 inactive, otherwise all', () => {
-    expect(deviceMenuFilter(1)).toBe('online');
-    expect(deviceMenuFilter(2)).toBe('offline');
-    expect(deviceMenuFilter(3)).toBe('inactive');
-    expect(deviceMenuFilter(0)).toBe('all');
-    expect(deviceMenuFilter(4)).toBe('all');
-    expect(deviceMenuFilter('1')).toBe('all');
-    expect(deviceMenuFilter(undefined)).toBe('all');
   });
 });
 

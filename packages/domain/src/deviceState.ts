@@ -111,32 +111,7 @@ export function runningStateCode(state: CarIconState): RunningStateCode {
   }
 }
 
-/** Device list tabs and their codes: wz 0 unknown, zx 1 online, lx 2 offline, wjh 3 not activated, gq 4 expired. */
-export const DEVICE_TAB_CODES = { wz: 0, zx: 1, lx: 2, wjh: 3, gq: 4 } as const;
-export type DeviceTabCode = keyof typeof DEVICE_TAB_CODES;
 export type DeviceTab = 'unknown' | 'online' | 'offline' | 'unactivated' | 'expired';
-export const DEVICE_TAB_BY_CODE: Readonly<Record<DeviceTabCode, DeviceTab>> = {
-  wz: 'unknown',
-  zx: 'online',
-  lx: 'offline',
-  wjh: 'unactivated',
-  gq: 'expired',
-};
-
-/** deviceMenuType of the client state (spec §3): 1 online, 2 offline, 3 inactive, anything else all. */
-export type DeviceMenuFilter = 'online' | 'offline' | 'inactive' | 'all';
-export function deviceMenuFilter(menuType: unknown): DeviceMenuFilter {
-  switch (menuType) {
-    case 1:
-      return 'online';
-    case 2:
-      return 'offline';
-    case 3:
-      return 'inactive';
-    default:
-      return 'all';
-  }
-}
 
 /** Access-check status codes (spec §4). */
 export const ACCESS_CHECK = { supported: 1, inactive: 2, pastDue: 3, selectDevice: 4 } as const;

@@ -1,5 +1,3 @@
-import type { Language } from './languages.ts';
-
 // Display formats of spec §9. Units stay 'm' and 'km' in every language.
 
 export const METRES_PER_KM = 1000;
@@ -26,17 +24,6 @@ export function formatRadius(metres: number): string {
 export const HEADINGS = ['north', 'northEast', 'east', 'southEast', 'south', 'southWest', 'west', 'northWest'] as const;
 export type Heading = (typeof HEADINGS)[number];
 
-export const HEADING_LABELS: Readonly<Record<Heading, { readonly cn: string; readonly en: string }>> = {
-  north: { cn: '正北', en: 'North' },
-  northEast: { cn: '东北', en: 'Northeast' },
-  east: { cn: '正东', en: 'East' },
-  southEast: { cn: '东南', en: 'Southeast' },
-  south: { cn: '正南', en: 'South' },
-  southWest: { cn: '西南', en: 'Southwest' },
-  west: { cn: '正西', en: 'West' },
-  northWest: { cn: '西北', en: 'Northwest' },
-};
-
 /**
  * Sector of a course in degrees (0 = north, clockwise), any real value accepted (-45 = 315).
  * A boundary belongs to the sector clockwise of it (22.5 → northEast). Undefined for NaN or ±Infinity.
@@ -45,11 +32,4 @@ export function headingOf(degrees: number): Heading | undefined {
   if (!Number.isFinite(degrees)) return undefined;
   const normalized = ((degrees % 360) + 360) % 360;
   return HEADINGS[Math.floor((normalized + 22.5) / 45) % 8];
-}
-
-/** Label of a course in a language (cn, otherwise English); '-' for an invalid course. */
-export function headingLabel(degrees: number, lang: Language | string): string {
-  const heading = headingOf(degrees);
-  if (!heading) return '-';
-  return lang === 'cn' ? HEADING_LABELS[heading].cn : HEADING_LABELS[heading].en;
 }

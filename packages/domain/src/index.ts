@@ -1,5 +1,4 @@
 // @carhere/domain: the product's rules as pure functions, shared by the server and the web. No I/O.
-export * from './access.ts';
 export * from './accountRules.ts';
 export * from './catalogues/index.ts';
 export * from './commands.ts';

@@ -1,19 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import {
-  BUNDLED_LANGUAGES,
-  DEFAULT_LANGUAGE,
-  isLanguage,
-  LANGUAGES,
-  languageFromBrowser,
-  resolveLanguage,
-} from './languages.ts';
+import { DEFAULT_LANGUAGE, isLanguage, LANGUAGES, languageFromBrowser, resolveLanguage } from './languages.ts';
 import { ROLES } from './roles.ts';
 
 describe('languages', () => {
   it('lists the 11 languages, cn default, cn and en bundled', () => {
     expect(LANGUAGES).toEqual(['cn', 'en', 'vi', 'fr', 'pt', 'en-IN', 'es', 'km', 'th', 'ru', 'my']);
     expect(DEFAULT_LANGUAGE).toBe('cn');
-    expect(BUNDLED_LANGUAGES).toEqual(['cn', 'en']);
     expect(isLanguage('en-IN')).toBe(true);
     expect(isLanguage('de')).toBe(false);
   });

@@ -8,7 +8,6 @@ export type ExtraLanguage = Exclude<Language, 'cn' | 'en'>;
 
 export const DEFAULT_LANGUAGE: Language = 'cn';
 export const FALLBACK_LANGUAGE: Language = 'en';
-export const BUNDLED_LANGUAGES: readonly Language[] = ['cn', 'en'];
 
 export function isLanguage(value: unknown): value is Language {
   return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);

@@ -333,12 +333,6 @@ export function translate(key: MessageKey | string, lang: Language | string, par
   return interpolate(text, params);
 }
 
-/** Message key of a login result code (spec §8), or undefined for another code. */
-export function loginMessageKey(code: number): MessageKey | undefined {
-  const key = `login.${code}`;
-  return isMessageKey(key) ? key : undefined;
-}
-
 /** Code 407 in a response message means the session is gone: clear user info and go to login (spec §4, §8). */
 export const SESSION_EXPIRED_CODE = 407;
 

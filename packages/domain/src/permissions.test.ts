@@ -1,15 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import {
   ALL_PERMISSIONS,
-  ENVIRONMENTS,
+  type Environment,
   FACTORY_PERMISSIONS,
   hasPermission,
-  isPermission,
   MAIN_PERMISSIONS,
-  PERMISSIONS,
   permissionsFor,
 } from './permissions.ts';
 import { ROLE_NAMES, ROLES } from './roles.ts';
+
+const ENVIRONMENTS: readonly Environment[] = ['live', 'test', 'local'];
+const PERMISSIONS: readonly string[] = [...MAIN_PERMISSIONS, ...FACTORY_PERMISSIONS];
+const isPermission = (value: string) => PERMISSIONS.includes(value);
 
 const holds = (role: number, env: 'live' | 'test' | 'local', permission: string) =>
   hasPermission(permissionsFor(role, env), [permission]);

@@ -2,7 +2,6 @@ import { type RoleId, type RoleName, roleName, toRoleId } from './roles.ts';
 
 /** Deployment environment; each carries its own permission lists (spec §6). */
 export type Environment = 'live' | 'test' | 'local';
-export const ENVIRONMENTS: readonly Environment[] = ['live', 'test', 'local'];
 
 /** admin's permission: everything. */
 export const ALL_PERMISSIONS = '*:*:*';
@@ -97,12 +96,6 @@ export type MainPermission = (typeof MAIN_PERMISSIONS)[number];
 export type FactoryPermission = (typeof FACTORY_PERMISSIONS)[number];
 export type Permission = MainPermission | FactoryPermission;
 export type PermissionGrant = Permission | typeof ALL_PERMISSIONS;
-
-export const PERMISSIONS: readonly Permission[] = [...MAIN_PERMISSIONS, ...FACTORY_PERMISSIONS];
-
-export function isPermission(value: unknown): value is Permission {
-  return typeof value === 'string' && (PERMISSIONS as readonly string[]).includes(value);
-}
 
 /** A role's permissions: those held everywhere plus those held only in some environments. */
 interface RoleGrant {

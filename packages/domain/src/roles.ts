@@ -20,7 +20,6 @@ export type RoleName = keyof typeof ROLES;
 export type RoleId = (typeof ROLES)[RoleName];
 
 export const ROLE_NAMES = Object.keys(ROLES) as RoleName[];
-export const ROLE_IDS = Object.values(ROLES) as RoleId[];
 
 const NAME_BY_ID = new Map<number, RoleName>(ROLE_NAMES.map((name) => [ROLES[name], name]));
 
@@ -61,18 +60,6 @@ export function forcesChineseInterface(role: number | null | undefined): boolean
   return role != null && (CHINESE_ONLY_ROLES as readonly number[]).includes(role);
 }
 
-/**
- * Element visibility by role (spec §5, §6): visible when the user is admin (or has no role) or the
- * role is in the list. Throws when no list is given, as the spec's role directive does.
- */
-export function hasRole(role: number | null | undefined, allowed: readonly (RoleId | RoleName)[]): boolean {
-  if (!Array.isArray(allowed) || allowed.length === 0) {
-    throw new TypeError('hasRole needs a non-empty list of roles, e.g. hasRole(role, ["agent"])');
-  }
-  if (isAdmin(role)) return true;
-  return allowed.some((entry) => toRoleId(entry) === role);
-}
-
 /** The two areas of the product: the customer site (/index) and the factory back office (/test). */
 export type RootArea = 'main' | 'factory';
 
@@ -82,8 +69,3 @@ const MAIN_AREA_ROLES: readonly number[] = [ROLES.admin, ROLES.agent, ROLES.user
 export function roleRootArea(role: number | null | undefined): RootArea {
   return isAdmin(role) || MAIN_AREA_ROLES.includes(role as number) ? 'main' : 'factory';
 }
-
-/** Role ids shown in the device-list menus (spec §6; 9 and 10 are not roles, kept as the spec lists them). */
-export const DEVICE_LIST_MENU_ROLE_IDS: readonly number[] = [1, 2, 3, 4, 8, 10, 11, 12];
-/** Role ids shown in the test menus (spec §6). */
-export const TEST_MENU_ROLE_IDS: readonly number[] = [2, 6, 7, 8, 9, 10, 11, 12];

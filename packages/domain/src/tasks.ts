@@ -8,17 +8,6 @@ export type TaskItemState = (typeof TASK_ITEM_STATES)[number];
 /** States an item can still leave (it may yet reach its device). */
 export const OPEN_TASK_ITEM_STATES: readonly TaskItemState[] = ['pending', 'sent'];
 
-export function isOpenTaskItemState(state: string): boolean {
-  return (OPEN_TASK_ITEM_STATES as readonly string[]).includes(state);
-}
-
-/** The spec's command result code as an item state: 1 success, 2 timeout, 3 failed. */
-export function taskStateOfResult(result: number | null | undefined): TaskItemState {
-  if (result === COMMAND_RESULT.success) return 'success';
-  if (result === COMMAND_RESULT.timeout) return 'timeout';
-  return 'failed';
-}
-
 /**
  * One row of the command-status → item-state table: a command in `status` (and, for an answered command, with
  * `result`) puts its task item in `state`. An answered command without a result code counts as success (the
@@ -42,15 +31,6 @@ export const COMMAND_TO_TASK_STATE: readonly CommandStateRule[] = [
   { status: 'failed', state: 'failed' },
   { status: 'cancelled', state: 'cancelled' },
 ];
-
-/** The item state of a command in `status` with `result`. */
-export function taskStateOfCommand(status: string, result: number | null): TaskItemState {
-  const exact = COMMAND_TO_TASK_STATE.find(
-    (r) => r.status === status && (r.result === undefined || r.result === result),
-  );
-  if (exact) return exact.state;
-  return status === 'answered' ? taskStateOfResult(result) : 'failed';
-}
 
 export type TaskCounts = Record<TaskItemState, number> & { total: number };
 

@@ -8,9 +8,6 @@ export type TimeZone = string;
 /** Display zone when the user has none: UTC+8 (spec §9). */
 export const DEFAULT_TIME_ZONE: TimeZone = '+08:00';
 
-/** The spec's fixed offset, as JavaScript's getTimezoneOffset would give it for UTC+8 (spec §9). */
-export const FIXED_TIMEZONE_OFFSET_MS = -28_800_000;
-
 export const MS_PER_MINUTE = 60_000;
 export const MS_PER_HOUR = 3_600_000;
 export const MS_PER_DAY = 86_400_000;
@@ -197,15 +194,6 @@ export function addCalendarDays(at: number, days: number, zone: TimeZone = DEFAU
 function daysInMonth(year: number, month: number): number {
   return fieldsOfUtc(utcFromFields({ year, month: month + 1, day: 0, hour: 0, minute: 0, second: 0, millisecond: 0 }))
     .day;
-}
-
-/** Same wall-clock time `months` later in a zone; the day is clamped to the month's end (Jan 31 + 1 → Feb 28/29). */
-export function addCalendarMonths(at: number, months: number, zone: TimeZone = DEFAULT_TIME_ZONE): number {
-  const w = toWallClock(at, zone);
-  const monthIndex = w.year * 12 + (w.month - 1) + months;
-  const year = Math.floor(monthIndex / 12);
-  const month = monthIndex - year * 12 + 1;
-  return fromWallClock({ ...w, year, month, day: Math.min(w.day, daysInMonth(year, month)) }, zone);
 }
 
 function pad(n: number, width: number): string {

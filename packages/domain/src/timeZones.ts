@@ -1,4 +1,4 @@
-import { formatOffset, MS_PER_HOUR } from './time.ts';
+import { formatOffset } from './time.ts';
 
 /** One selectable device/user time zone: whole hours from west 12 to east 12, zone 0 included (spec §9). */
 export interface TimeZoneOption {
@@ -23,13 +23,4 @@ export const TIME_ZONE_OPTIONS: readonly TimeZoneOption[] = Array.from({ length:
 
 export function isTimeZoneOffsetHours(value: unknown): value is number {
   return Number.isInteger(value) && (value as number) >= -12 && (value as number) <= 12;
-}
-
-export function timeZoneOption(offsetHours: number): TimeZoneOption | undefined {
-  return isTimeZoneOffsetHours(offsetHours) ? TIME_ZONE_OPTIONS[offsetHours + 12] : undefined;
-}
-
-/** Offset of a whole-hour zone in ms: 8 → 28800000. */
-export function offsetHoursToMs(offsetHours: number): number {
-  return offsetHours * MS_PER_HOUR;
 }

@@ -23,19 +23,6 @@ function asNumber(value: unknown): number | undefined {
   return undefined;
 }
 
-/** Empty: null, undefined, a blank string or an empty array. */
-export function isBlank(value: unknown): boolean {
-  if (value == null) return true;
-  if (typeof value === 'string') return value.trim() === '';
-  if (Array.isArray(value)) return value.length === 0;
-  return false;
-}
-
-/** '{field} can't be empty'. */
-export function required<T>(value: T, field: string): Validated<T> {
-  return isBlank(value) ? refuse('validation.required', { field }) : accept(value);
-}
-
 const EMAIL = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/;
 export const EMAIL_MAX_LENGTH = 254;
 
@@ -45,48 +32,6 @@ export function email(value: unknown): Validated<string> {
   return accept(text);
 }
 
-/** Digits only (0-9), at least one. */
-export function numeric(value: unknown): Validated<string> {
-  const text = asText(value);
-  return text !== undefined && /^\d+$/.test(text) ? accept(text) : refuse('validation.numeric');
-}
-
-/** Length in characters (code points, so one Chinese character or emoji counts once). */
-export function textLength(text: string): number {
-  let count = 0;
-  for (const _ of text) count++;
-  return count;
-}
-
-export function maxLength(value: unknown, max: number): Validated<string> {
-  const text = asText(value) ?? '';
-  return textLength(text) <= max ? accept(text) : refuse('validation.maxLength', { max });
-}
-
-export function minLength(value: unknown, min: number): Validated<string> {
-  const text = asText(value) ?? '';
-  return textLength(text) >= min ? accept(text) : refuse('validation.minLength', { min });
-}
-
-export function minValue(value: unknown, min: number): Validated<number> {
-  const n = asNumber(value);
-  if (n === undefined) return refuse('validation.number');
-  return n >= min ? accept(n) : refuse('validation.minValue', { min });
-}
-
-export function maxValue(value: unknown, max: number): Validated<number> {
-  const n = asNumber(value);
-  if (n === undefined) return refuse('validation.number');
-  return n <= max ? accept(n) : refuse('validation.maxValue', { max });
-}
-
-/** 'the two inputs do not match'. */
-export function confirmed<T>(value: T, confirmation: unknown): Validated<T> {
-  return value === confirmation ? accept(value) : refuse('validation.confirmed');
-}
-
-/** SIM number: exactly 11 or 13 letters or digits (spec §5, §9). */
-export const SIM_NUMBER_LENGTHS = [11, 13] as const;
 const SIM_NUMBER = /^(?:[A-Za-z0-9]{11}|[A-Za-z0-9]{13})$/;
 
 export function simNumber(value: unknown): Validated<string> {

@@ -1,6 +1,6 @@
 // The one API client (spec §7): cookies, 300000 ms timeout, a loading flag per URL, 407 → login,
 // network and server failures turned into the spec's messages, cancellation passed through unchanged.
-import { REQUEST_TIMEOUT_MS } from '@carhere/domain';
+import { isSessionExpired, REQUEST_TIMEOUT_MS } from '@carhere/domain';
 import i18n from 'i18next';
 
 export interface Meta {
@@ -116,7 +116,7 @@ export async function callEnvelope<T>(url: string, body?: unknown, opts: CallOpt
     } catch {
       envelope = null;
     }
-    if (envelope?.meta?.message === '407' || envelope?.meta?.code === 407) {
+    if (envelope && isSessionExpired(envelope.meta)) {
       onSessionExpired();
       throw new ApiFailure(i18n.t('common:error.sessionExpired'), 'session', envelope.meta);
     }

@@ -8,16 +8,6 @@ export const BATTERY_STATES = {
 } as const satisfies Record<string, Labelled>;
 export type BatteryState = keyof typeof BATTERY_STATES;
 
-/** A battery-pack reading (spec §3). */
-export interface BatteryReading {
-  readonly voltage: number;
-  /** Amperes; positive while charging, negative while discharging. */
-  readonly current: number;
-  readonly percentage: number;
-  readonly temperature: number;
-  readonly useCount: number;
-}
-
 /**
  * State from the current: charging above +idleBand, discharging below -idleBand, idle in between
  * (band inclusive; 0 A by default). A non-finite current reads as idle.

@@ -1,13 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  COMMANDS,
-  commandById,
-  commandLabel,
-  isPostType,
-  matchCommand,
-  POST_TYPES,
-  renderCommand,
-} from './commandCatalogue.ts';
+import { COMMANDS, commandLabel, matchCommand, POST_TYPES, renderCommand } from './commandCatalogue.ts';
 import commandData from './data/commands.json' with { type: 'json' };
 
 describe('command catalogue', () => {
@@ -27,8 +19,6 @@ describe('command catalogue', () => {
       expect(found?.source, entry.template).toBe('reference');
       expect(entry.label.startsWith(found!.cn) || entry.label.endsWith(found!.cn)).toBe(true);
     }
-    expect(commandById('relayCut')?.cn).toBe('断开油电');
-    expect(commandById('authNumbers808')?.cn).toBe('授权号码');
   });
 
   it('includes the commands spec §9 names', () => {
@@ -110,7 +100,5 @@ describe('command catalogue', () => {
       'Platform + SMS + call',
       'Platform + call',
     ]);
-    expect(isPostType(3)).toBe(true);
-    expect(isPostType(4)).toBe(false);
   });
 });

@@ -112,12 +112,6 @@ export const COMMANDS: readonly CommandEntry[] = [
   ...CARHERE.map((entry) => ({ ...entry, ...commandTranslations(entry.id), source: 'carhere' as const })),
 ];
 
-const BY_ID = new Map(COMMANDS.map((entry) => [entry.id, entry]));
-
-export function commandById(id: string): CommandEntry | undefined {
-  return BY_ID.get(id);
-}
-
 const TOKEN = /\{([^}]*)\}/g;
 /** Characters a placeholder value may hold: no separators (',' '#' ';' '<' '>'), so no extra commands. */
 const SAFE_VALUE = /^[A-Za-z0-9.+-]*$/;
@@ -182,8 +176,3 @@ export const POST_TYPES = [
   { code: 2, cn: '平台+短信+电话', en: 'Platform + SMS + call', ...translatedLabels((t) => t.postTypes[2]) },
   { code: 3, cn: '平台+电话', en: 'Platform + call', ...translatedLabels((t) => t.postTypes[3]) },
 ] as const;
-export type PostTypeCode = (typeof POST_TYPES)[number]['code'];
-
-export function isPostType(value: unknown): value is PostTypeCode {
-  return POST_TYPES.some((type) => type.code === value);
-}

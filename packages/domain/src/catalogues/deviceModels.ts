@@ -66,7 +66,6 @@ export const PROTOCOL_TYPES = [
   { code: 3, key: 'jt808LongStandby', cn: '808长待机', en: '808 long standby' },
   { code: 4, key: 'bsj11', cn: 'BSJ 11位', en: 'BSJ 11-digit' },
 ] as const;
-export type ProtocolTypeCode = (typeof PROTOCOL_TYPES)[number]['code'];
 
 /** Device icon types 1 to 12, each with its own image (spec §3). */
 export const ICON_TYPES: readonly number[] = Array.from({ length: 12 }, (_, i) => i + 1);

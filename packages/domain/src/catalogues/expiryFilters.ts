@@ -10,10 +10,6 @@ export const EXPIRY_FILTERS = [
 ] as const satisfies readonly (Labelled & { id: string; days: number | null })[];
 export type ExpiryFilter = (typeof EXPIRY_FILTERS)[number]['id'];
 
-export function isExpiryFilter(value: unknown): value is ExpiryFilter {
-  return EXPIRY_FILTERS.some((filter) => filter.id === value);
-}
-
 /**
  * Whether a device's expiry (epoch ms, null = never) passes a filter. 'expired': expire ≤ now.
  * 'withinNDays': not yet expired and expire ≤ now + N days (exactly N days is included).

@@ -1,4 +1,3 @@
-import { addCalendarMonths, DEFAULT_TIME_ZONE, type TimeZone } from '../time.ts';
 import type { Labelled } from './source.ts';
 
 export interface ServiceTerm extends Labelled {
@@ -25,19 +24,4 @@ export function serviceTerm(code: number | null | undefined): ServiceTerm | unde
 
 export function isServiceTermCode(value: unknown): value is ServiceTermCode {
   return serviceTerm(value as number) !== undefined;
-}
-
-/**
- * Expiry computed from the activation time (spec §4's reset-expiry): the same wall-clock time the
- * term's months later in the zone, the day clamped to the month's end (31 Jan + 1 month → 28/29 Feb).
- * null for lifelong. Throws RangeError for a code that is not a service term.
- */
-export function expiryFromActivation(
-  activatedAt: number,
-  termCode: ServiceTermCode,
-  zone: TimeZone = DEFAULT_TIME_ZONE,
-): number | null {
-  const term = serviceTerm(termCode);
-  if (!term) throw new RangeError(`Unknown service term code: ${termCode}`);
-  return term.months === null ? null : addCalendarMonths(activatedAt, term.months, zone);
 }

@@ -3,18 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { LANGUAGES } from '../languages.ts';
 import { judgeQc, type QcCriteria } from './qc.ts';
 import { parseSerialV1 } from './serials.ts';
-import { countOf, isIccid, normalizeIccid, splitCells, stockStateOf, stockVerdict } from './stock.ts';
+import { countOf, isIccid, normalizeIccid, splitCells, stockVerdict } from './stock.ts';
 import { FACTORY_TEXTS, factoryText } from './texts.ts';
 
 const facts = { valid: true, repeated: false, stocked: false, preset: true, qcPass: true as boolean | null };
 
 describe('stock meaning and import verdicts', () => {
-  it('derives the stock state from the device row', () => {
-    expect(stockStateOf(undefined)).toBe('unused');
-    expect(stockStateOf({ ownerId: null })).toBe('in');
-    expect(stockStateOf({ ownerId: '7' })).toBe('out');
-  });
-
   it('applies the factory checks in order, and only the first three without them', () => {
     expect(stockVerdict(facts, true)).toBe('ok');
     expect(stockVerdict({ ...facts, valid: false, stocked: true }, true)).toBe('invalid');

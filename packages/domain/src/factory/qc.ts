@@ -25,7 +25,6 @@ export interface QcMeasurement {
 }
 
 export type QcFailure = 'satellites' | 'cn0' | 'gsm' | 'firmware' | 'station';
-export const QC_FAILURES: readonly QcFailure[] = ['satellites', 'cn0', 'gsm', 'firmware', 'station'];
 
 export interface QcVerdict {
   pass: boolean;

@@ -11,7 +11,6 @@
 import { isImeiLike, splitCells } from './stock.ts';
 
 export type SerialKind = 'v1' | 'v2' | 'gps';
-export const SERIAL_KINDS: readonly SerialKind[] = ['v1', 'v2', 'gps'];
 
 export interface SerialResult {
   imei: string;

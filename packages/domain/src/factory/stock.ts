@@ -12,12 +12,6 @@
 export type StockState = 'unused' | 'in' | 'out';
 export const STOCK_STATES: readonly StockState[] = ['unused', 'in', 'out'];
 
-/** The stock state of an IMEI from its device row (undefined: no device row). */
-export function stockStateOf(device: { ownerId: string | null } | undefined): StockState {
-  if (device === undefined) return 'unused';
-  return device.ownerId === null ? 'in' : 'out';
-}
-
 /** Why an import line was refused; `ok` lines are imported. */
 export type StockVerdict =
   | 'ok'
@@ -30,14 +24,6 @@ export type StockVerdict =
 
 /** Spec §8's import result counts. */
 export type ImportCount = 'success' | 'failure' | 'unqualified' | 'noFactoryTest' | 'notPreset' | 'alreadyStocked';
-export const IMPORT_COUNTS: readonly ImportCount[] = [
-  'success',
-  'failure',
-  'unqualified',
-  'noFactoryTest',
-  'notPreset',
-  'alreadyStocked',
-];
 
 export interface StockLineFacts {
   /** The IMEI passes the format rule. */

@@ -1,6 +1,6 @@
 // Customer self-service (issue 16): my account for every role, special-brand accounts and the hiding rule on
 // the monitor's list, drivers (records, hierarchy, JT/T 808 0x0702 over TCP, the driver on trips).
-import { DEVICE_STATE, type DeviceListEntry, visibleDevices } from '@carhere/domain';
+import { DEVICE_STATE, type DeviceListEntry } from '@carhere/domain';
 import { Jt808Terminal } from '@carhere/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -14,6 +14,7 @@ import {
   waitFor,
 } from '../../gateway/test-support.ts';
 import type { ApiClient } from '../../testing/harness.ts';
+import { isHiddenForSpecialBrand } from './testFixtures.ts';
 
 const DAY = 86_400_000;
 
@@ -175,7 +176,7 @@ describe('customer self-service', () => {
     it('hides not-activated and 3-day-offline devices from the agent’s monitor list, as the domain rule does', async () => {
       const visible = await seenBy(agent);
       expect(visible).toEqual([tids.online, tids.recent].sort());
-      // The same answer as the domain's visibleDevices over the same devices.
+      // The same answer as the special-brand rule over the same devices.
       const now = Date.now();
       const entries: DeviceListEntry[] = [
         { terminalID: tids.online, state: DEVICE_STATE.online, location: { utcTime: now, stateTime: now } },
@@ -193,7 +194,8 @@ describe('customer self-service', () => {
         { terminalID: tids.inactive, state: DEVICE_STATE.notActivated, location: null },
       ] as DeviceListEntry[];
       expect(
-        visibleDevices(entries, { specialBrandAgent: true, now })
+        entries
+          .filter((e) => !isHiddenForSpecialBrand(e, now))
           .map((e) => e.terminalID)
           .sort(),
       ).toEqual(visible);

@@ -1,7 +1,7 @@
 // The special-brand rule of spec §6 as a SQL condition over devices d + device_state s: a special-brand agent
 // does not see not-activated devices nor devices offline 3 days or more (or that never reported), unless the
 // IMEI is in the caller's no-process set (built from search in the web, session key 'nis'). The same rule as
-// the domain's isHiddenForSpecialBrand, which the tests compare it with.
+// the reference isHiddenForSpecialBrand of testFixtures.ts, which the tests compare it with.
 import { OFFLINE_HIDE_AFTER_MS } from '@carhere/domain';
 import { type RawBuilder, type SqlBool, sql } from 'kysely';
 

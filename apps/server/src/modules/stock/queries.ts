@@ -1,5 +1,5 @@
-// The stock list (spec §7 stock: stockDevice): stock records with their derived state (packages/domain
-// stockStateOf, here in SQL: no device row = unused, no owner = in, an owner = out) and the latest QC verdict.
+// The stock list (spec §7 stock: stockDevice): stock records with their derived state (the domain's StockState,
+// derived here in SQL: no device row = unused, no owner = in, an owner = out) and the latest QC verdict.
 import type { StockState } from '@carhere/domain';
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.ts';

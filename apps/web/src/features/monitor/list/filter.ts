@@ -1,6 +1,6 @@
 // The device list's tabs (all, online, offline, inactive, expired, with counts) and the search box (name,
 // IMEI or plate), over the domain's tab rules.
-import { countTabs, type DeviceTab, matchesTab } from '@carhere/domain';
+import { countTabs, filterByTab } from '@carhere/domain';
 import type { MonitorDevice } from '../types.ts';
 
 export const LIST_TABS = ['all', 'online', 'offline', 'unactivated', 'expired'] as const;
@@ -21,12 +21,6 @@ export function filterDevices(
   now: number,
 ): MonitorDevice[] {
   const q = query.trim().toLowerCase();
-  const domainTab: DeviceTab | 'all' = tab;
-  const out: MonitorDevice[] = [];
-  for (const d of devices) {
-    if (q && !d.searchText.includes(q)) continue;
-    if (domainTab !== 'all' && !matchesTab(d, domainTab, now)) continue;
-    out.push(d);
-  }
-  return out;
+  const inTab = filterByTab(devices, tab, now);
+  return q ? inTab.filter((d) => d.searchText.includes(q)) : inTab;
 }
