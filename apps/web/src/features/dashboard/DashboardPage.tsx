@@ -52,6 +52,15 @@ function startOfToday(): number {
   return d.getTime();
 }
 
+/** The fleet's mileage per day (the rows are per device and day): one bar a day, oldest first. */
+function fleetPerDay(rows: readonly { statsticDate: string; mileage: number }[]) {
+  const byDate = new Map<string, number>();
+  for (const r of rows) byDate.set(r.statsticDate, (byDate.get(r.statsticDate) ?? 0) + (r.mileage || 0));
+  return [...byDate]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([statsticDate, mileage]) => ({ statsticDate, mileage }));
+}
+
 export default function DashboardPage() {
   const { t, i18n } = useTranslation('dashboard');
   const auth = useAuth();
@@ -94,7 +103,7 @@ export default function DashboardPage() {
     enabled: may('main:alarms'),
   });
 
-  const perDay = mergeDays(mileage.data ?? []);
+  const perDay = fleetPerDay(mergeDays(mileage.data ?? []));
   const byType = alarmsByType(alarms.data ?? []);
   const todayAlarms = byType.reduce((sum, a) => sum + a.count, 0);
 
