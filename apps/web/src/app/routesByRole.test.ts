@@ -3,16 +3,21 @@
 // route the navigation guard lets through must reach a screen of the web's route table: a page, the 404
 // screen, or a group that goes on to a page the role may open — never the catch-all that sends to /notFound.
 import {
-  ENVIRONMENTS,
+  type Environment,
   GRANTABLE_PERMISSIONS,
   guardDecision,
   permissionsFor,
-  ROLE_IDS,
+  ROLES,
   ROUTES,
+  type RoleId,
   withGrants,
 } from '@carhere/domain';
 import { matchRoutes, type RouteObject } from 'react-router';
 import { describe, expect, it } from 'vitest';
+
+const ENVIRONMENTS: readonly Environment[] = ['live', 'test', 'local'];
+const ROLE_IDS = Object.values(ROLES) as RoleId[];
+
 import { groupTarget, INDEX_GROUPS } from './groups.ts';
 import { indexChildRoutes } from './indexRoutes.tsx';
 
