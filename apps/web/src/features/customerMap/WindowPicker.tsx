@@ -5,8 +5,10 @@ import dayjs, { type Dayjs } from 'dayjs';
 export type Window = [Dayjs, Dayjs];
 export const DAY_MS = 86_400_000;
 
+/** The last 24 hours, ending at the next whole minute (a window ending at the last whole minute would leave out
+ * the fixes of the current one). */
 export function lastDay(): Window {
-  const end = dayjs().second(0).millisecond(0);
+  const end = dayjs().add(1, 'minute').second(0).millisecond(0);
   return [end.subtract(1, 'day'), end];
 }
 
