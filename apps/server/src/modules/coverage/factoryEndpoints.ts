@@ -113,4 +113,26 @@ export const FACTORY_ENDPOINTS: FactoryEndpoint[] = [
   // Configuration platform (issue 15).
   { name: '/config/findAll', perm: ['factory:config_platform'], req: () => body({}) },
   { name: '/config/read', perm: ['factory:config_platform'], req: (i) => body({ terminalIDs: [i] }) },
+  {
+    name: '/config/add',
+    perm: ['factory:config_platform'],
+    req: () => body({ model: 30001, name: 'matrix', params: { heartbeat: 180 } }),
+  },
+  {
+    name: '/config/update',
+    perm: ['factory:config_platform'],
+    req: () => body({ id: '999999999', params: { interval: 30 } }),
+  },
+  { name: '/config/push', perm: ['factory:config_platform'], req: (i) => body({ id: '999999999', terminalIDs: [i] }) },
+  { name: '/config/results', perm: ['factory:config_platform'], req: () => body({ taskId: '999999999' }) },
+  { name: '/agps/refresh', perm: ['factory:agps'], req: () => body({ id: '999999999' }) },
+  { name: '/agps/delete', perm: ['factory:agps'], req: () => body({ id: '999999999' }) },
+  { name: '/setting/subscribe/test', perm: ['factory:subscribe'], req: () => body({}) },
+  // A recording: its device's owner (main:command) or the tape-download staff.
+  {
+    name: '/recording/file',
+    method: 'GET',
+    perm: ['main:command', 'factory:tape_download'],
+    req: () => ({ url: '/recording/file?id=999999999' }),
+  },
 ];

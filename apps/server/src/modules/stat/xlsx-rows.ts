@@ -8,6 +8,7 @@
 // The input is found through exceljs 4.4.0 internals (WorksheetWriter.stream → StreamBuf.pipes, Node streams
 // with _writableState); the version is pinned and xlsx-rows.test.ts fails if they move.
 import { once } from 'node:events';
+import { neutraliseRow } from '@carhere/domain';
 import ExcelJS from 'exceljs';
 
 /** Rows written between two looks at the buffered bytes. */
@@ -57,7 +58,8 @@ export class XlsxRowWriter {
 
   /** Adds one row; every ROWS_PER_CHECK rows waits until the zip writer has taken what is buffered. */
   async add(cells: readonly (string | number | null)[]): Promise<void> {
-    this.sheet.addRow(cells as unknown[]).commit();
+    // The callers neutralise already (safeCell); the writer does it too, so no caller can forget (idempotent).
+    this.sheet.addRow(neutraliseRow([...cells])).commit();
     if (++this.sinceCheck < ROWS_PER_CHECK) return;
     this.sinceCheck = 0;
     await this.drained();
