@@ -51,7 +51,17 @@ const P = {
   commandGroup: img(24),
   taskContent: `WHERE#${img(25)}`,
   myNickname: img(26),
+  batchContent: `WHERE#${img(27)}`,
+  cardOperator: img(28),
+  cardPlan: svg(29),
+  qcModel: img(30),
+  qcFirmware: svg(31),
+  qcBatch: img(32),
+  qcStation: `${svg(33)}${img(33)}`,
 } as const;
+/** A SIM card and a QC result stored with free text (CSV lines: the payloads hold no commas). */
+const ICCID = `8986${String(Date.now()).slice(-9)}0000097`;
+const QC_IMEI = '868120000097002';
 
 async function ok(page: Page, url: string, body: unknown): Promise<unknown> {
   const res = await apiPost<unknown>(page, url, body);
@@ -209,6 +219,22 @@ describe('stored XSS: every stored text reaches the DOM as text', () => {
         id: string;
       }
     ).id;
+    // The customer site's batch command (device/multipleCmd makes it with area main).
+    await ok(page, '/task/create', { content: P.batchContent, terminalIDs: [IMEI], area: 'main' });
+    // The factory's SIM cards (operator, plan) and a QC result (model, firmware, batch, station).
+    const cards = (await ok(page, '/card/import', {
+      text: [
+        'ICCID,IMSI,MSISDN,Operator,Plan,Activated,Expires,State,IMEI',
+        `${ICCID},460001,13800000097,${P.cardOperator},${P.cardPlan},2026-01-01,2027-01-01,active,`,
+      ].join('\n'),
+      wait: true,
+    })) as { result?: { success: number } };
+    expect(cards.result?.success).toBe(1);
+    const qc = (await ok(page, '/serials/v1', {
+      text: `${QC_IMEI},${P.qcModel},${P.qcFirmware},20,9,42,PASS,${P.qcBatch},30`,
+      station: P.qcStation,
+    })) as { accepted: number };
+    expect(qc.accepted).toBe(1);
   });
   afterAll(async () => {
     tracker?.stop();
@@ -340,6 +366,26 @@ describe('stored XSS: every stored text reaches the DOM as text', () => {
     await page.getByTestId('console-open').click();
     await shownAsText(page, P.commandContent, '[data-testid="console-history"]');
     await shownAsText(page, P.commandReply, '[data-testid="console-history"]');
+  });
+
+  it('batch command results (device/multipleCmdSearch): the per-device results and the batch list', async () => {
+    await page.goto(`${platform.baseUrl}/index/device/multipleCmdSearch`);
+    await shownAsText(page, P.batchContent, '[data-testid="batch-results"]');
+    // (dispatched: when this test runs alone, the maintenance notice may still cover the page)
+    await page.locator('[role="tab"][id$="-tab-batches"]').dispatchEvent('click');
+    await shownAsText(page, P.batchContent, '[data-testid="cmd-task-page"]');
+  });
+
+  it('factory SIM cards: operator and plan in the card search', async () => {
+    await page.goto(`${platform.baseUrl}/test/card/cardSearch`);
+    await shownAsText(page, P.cardOperator);
+    await shownAsText(page, P.cardPlan);
+  });
+
+  it('factory QC: model, firmware, batch and station in the QC search', async () => {
+    await page.goto(`${platform.baseUrl}/test/qc/qcSearch`);
+    await shownAsText(page, QC_IMEI);
+    for (const text of [P.qcModel, P.qcFirmware, P.qcBatch, P.qcStation]) await shownAsText(page, text);
   });
 
   it('vehicle point check: the device found near the tracker', async () => {
