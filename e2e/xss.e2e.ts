@@ -5,9 +5,10 @@
 // API key list, the dashboard's latest alarms, risk points (list, note, map tooltip), bus routes (list, live
 // view, stops on the map), drivers, device types (deviceConfig list, group and label in the command menu), the
 // vehicle point check, the factory's command task list, batch command results and command console, the customer
-// site's batch results (device/multipleCmdSearch), the factory's SIM cards (operator, plan), QC results (model,
-// firmware, batch, station) and stock (batch), the special-brand page (agent, brand) and a brand's login page
-// seen anonymously, the bulk-edit and data-import previews (stored and typed names, the customer picker), and the
+// site's batch results (device/multipleCmdSearch: results, batch list, progress drawer), the factory's SIM cards
+// (operator, plan), QC results (model, firmware, batch, station), QC criteria (model, firmware), stock (batch)
+// and the removal's agent picker, the special-brand page (agent, brand) and a brand's login page seen
+// anonymously, the bulk-edit and data-import previews (stored and typed names, the customer picker), and the
 // header's account name typed on my account — and nothing runs: no payload sets window.__xss, no dialog opens,
 // no payload element is in the page, and the harness fails the test on any CSP violation or any string that
 // reached Leaflet without the escaper.
@@ -67,6 +68,8 @@ const P = {
   brandTitle: `${svg(37)}${img(37)}`,
   bulkName: img(38),
   importName: svg(39),
+  criteriaModel: img(40),
+  criteriaFirmware: `${svg(41)}${img(41)}`,
 } as const;
 /** A SIM card and a QC result stored with free text (CSV lines: the payloads hold no commas). */
 const ICCID = `8986${String(Date.now()).slice(-9)}0000097`;
@@ -259,6 +262,13 @@ describe('stored XSS: every stored text reaches the DOM as text', () => {
     });
     const agents = (await ok(page, '/user/findLike', { selectName: 'xss-agent' })) as { id: string }[];
     await ok(page, '/system/specialBrand/save', { ids: [agents[0].id] });
+    await ok(page, '/serials/config/save', {
+      model: P.criteriaModel,
+      minSatellites: 4,
+      minCn0: null,
+      minGsm: null,
+      firmware: P.criteriaFirmware,
+    });
     await ok(page, '/brand/save', { key: 'xss-brand', name: P.brandName, title: P.brandTitle });
   });
   afterAll(async () => {
@@ -399,6 +409,9 @@ describe('stored XSS: every stored text reaches the DOM as text', () => {
     // (dispatched: when this test runs alone, the maintenance notice may still cover the page)
     await page.locator('[role="tab"][id$="-tab-batches"]').dispatchEvent('click');
     await shownAsText(page, P.batchContent, '[data-testid="cmd-task-page"]');
+    // A batch opens in the task-progress drawer, with its title.
+    await page.locator('[data-testid="cmd-task-page"] tbody tr', { hasText: P.batchContent }).first().click();
+    await shownAsText(page, P.batchContent, '[data-testid="task-progress"]');
   });
 
   it('factory SIM cards: operator and plan in the card search', async () => {
@@ -417,6 +430,19 @@ describe('stored XSS: every stored text reaches the DOM as text', () => {
     await page.goto(`${platform.baseUrl}/test/stock/stockDevice`);
     await shownAsText(page, STOCK_IMEI);
     await shownAsText(page, P.stockBatch);
+  });
+
+  it('factory stock removal: the agent picker shows the agent’s name', async () => {
+    await page.goto(`${platform.baseUrl}/test/stock/Removal`);
+    await page.getByTestId('removal-agent').click();
+    await page.keyboard.type('xss-agent');
+    await shownAsText(page, P.agentNickname, '.ant-select-dropdown');
+  });
+
+  it('factory QC criteria: the model and the firmware in the criteria list', async () => {
+    await page.goto(`${platform.baseUrl}/test/exportSerialResult/configList`);
+    await shownAsText(page, P.criteriaModel);
+    await shownAsText(page, P.criteriaFirmware);
   });
 
   it('special brand: the special agent, the brand list, and the brand’s login page seen anonymously', async () => {
