@@ -4,7 +4,11 @@
 // driver), the device list, the fence list and its map tooltip, alarms, command records, the account list, the
 // API key list, the dashboard's latest alarms, risk points (list, note, map tooltip), bus routes (list, live
 // view, stops on the map), drivers, device types (deviceConfig list, group and label in the command menu), the
-// vehicle point check, the factory's command task list, batch command results and command console, and the
+// vehicle point check, the factory's command task list, batch command results and command console, the customer
+// site's batch results (device/multipleCmdSearch: results, batch list, progress drawer), the factory's SIM cards
+// (operator, plan), QC results (model, firmware, batch, station), QC criteria (model, firmware), stock (batch)
+// and the removal's agent picker, the special-brand page (agent, brand) and a brand's login page seen
+// anonymously, the bulk-edit and data-import previews (stored and typed names, the customer picker), and the
 // header's account name typed on my account — and nothing runs: no payload sets window.__xss, no dialog opens,
 // no payload element is in the page, and the harness fails the test on any CSP violation or any string that
 // reached Leaflet without the escaper.
@@ -51,7 +55,26 @@ const P = {
   commandGroup: img(24),
   taskContent: `WHERE#${img(25)}`,
   myNickname: img(26),
+  batchContent: `WHERE#${img(27)}`,
+  cardOperator: img(28),
+  cardPlan: svg(29),
+  qcModel: img(30),
+  qcFirmware: svg(31),
+  qcBatch: img(32),
+  qcStation: `${svg(33)}${img(33)}`,
+  stockBatch: img(34),
+  agentNickname: svg(35),
+  brandName: img(36),
+  brandTitle: `${svg(37)}${img(37)}`,
+  bulkName: img(38),
+  importName: svg(39),
+  criteriaModel: img(40),
+  criteriaFirmware: `${svg(41)}${img(41)}`,
 } as const;
+/** A SIM card and a QC result stored with free text (CSV lines: the payloads hold no commas). */
+const ICCID = `8986${String(Date.now()).slice(-9)}0000097`;
+const QC_IMEI = '868120000097002';
+const STOCK_IMEI = '868120000097003';
 
 async function ok(page: Page, url: string, body: unknown): Promise<unknown> {
   const res = await apiPost<unknown>(page, url, body);
@@ -209,6 +232,44 @@ describe('stored XSS: every stored text reaches the DOM as text', () => {
         id: string;
       }
     ).id;
+    // The customer site's batch command (device/multipleCmd makes it with area main).
+    await ok(page, '/task/create', { content: P.batchContent, terminalIDs: [IMEI], area: 'main' });
+    // The factory's SIM cards (operator, plan) and a QC result (model, firmware, batch, station).
+    const cards = (await ok(page, '/card/import', {
+      text: [
+        'ICCID,IMSI,MSISDN,Operator,Plan,Activated,Expires,State,IMEI',
+        `${ICCID},460001,13800000097,${P.cardOperator},${P.cardPlan},2026-01-01,2027-01-01,active,`,
+      ].join('\n'),
+      wait: true,
+    })) as { result?: { success: number } };
+    expect(cards.result?.success).toBe(1);
+    const qc = (await ok(page, '/serials/v1', {
+      text: `${QC_IMEI},${P.qcModel},${P.qcFirmware},20,9,42,PASS,${P.qcBatch},30`,
+      station: P.qcStation,
+    })) as { accepted: number };
+    expect(qc.accepted).toBe(1);
+    const stocked = (await ok(page, '/stock/importImei', { text: STOCK_IMEI, batch: P.stockBatch, wait: true })) as {
+      result?: { success: number };
+    };
+    expect(stocked.result?.success).toBe(1);
+    // A special-brand agent and a brand (its name and login title are shown to anyone at /b/<key>).
+    await ok(page, '/user/insertUser', {
+      username: 'xss-agent',
+      password: 'Xss-pass-123',
+      confirmPassword: 'Xss-pass-123',
+      role: 2,
+      nickname: P.agentNickname,
+    });
+    const agents = (await ok(page, '/user/findLike', { selectName: 'xss-agent' })) as { id: string }[];
+    await ok(page, '/system/specialBrand/save', { ids: [agents[0].id] });
+    await ok(page, '/serials/config/save', {
+      model: P.criteriaModel,
+      minSatellites: 4,
+      minCn0: null,
+      minGsm: null,
+      firmware: P.criteriaFirmware,
+    });
+    await ok(page, '/brand/save', { key: 'xss-brand', name: P.brandName, title: P.brandTitle });
   });
   afterAll(async () => {
     tracker?.stop();
@@ -340,6 +401,83 @@ describe('stored XSS: every stored text reaches the DOM as text', () => {
     await page.getByTestId('console-open').click();
     await shownAsText(page, P.commandContent, '[data-testid="console-history"]');
     await shownAsText(page, P.commandReply, '[data-testid="console-history"]');
+  });
+
+  it('batch command results (device/multipleCmdSearch): the per-device results and the batch list', async () => {
+    await page.goto(`${platform.baseUrl}/index/device/multipleCmdSearch`);
+    await shownAsText(page, P.batchContent, '[data-testid="batch-results"]');
+    // (dispatched: when this test runs alone, the maintenance notice may still cover the page)
+    await page.locator('[role="tab"][id$="-tab-batches"]').dispatchEvent('click');
+    await shownAsText(page, P.batchContent, '[data-testid="cmd-task-page"]');
+    // A batch opens in the task-progress drawer, with its title.
+    await page.locator('[data-testid="cmd-task-page"] tbody tr', { hasText: P.batchContent }).first().click();
+    await shownAsText(page, P.batchContent, '[data-testid="task-progress"]');
+  });
+
+  it('factory SIM cards: operator and plan in the card search', async () => {
+    await page.goto(`${platform.baseUrl}/test/card/cardSearch`);
+    await shownAsText(page, P.cardOperator);
+    await shownAsText(page, P.cardPlan);
+  });
+
+  it('factory QC: model, firmware, batch and station in the QC search', async () => {
+    await page.goto(`${platform.baseUrl}/test/qc/qcSearch`);
+    await shownAsText(page, QC_IMEI);
+    for (const text of [P.qcModel, P.qcFirmware, P.qcBatch, P.qcStation]) await shownAsText(page, text);
+  });
+
+  it('factory stock: the batch in the stock list', async () => {
+    await page.goto(`${platform.baseUrl}/test/stock/stockDevice`);
+    await shownAsText(page, STOCK_IMEI);
+    await shownAsText(page, P.stockBatch);
+  });
+
+  it('factory stock removal: the agent picker shows the agent’s name', async () => {
+    await page.goto(`${platform.baseUrl}/test/stock/Removal`);
+    await page.getByTestId('removal-agent').click();
+    await page.keyboard.type('xss-agent');
+    await shownAsText(page, P.agentNickname, '.ant-select-dropdown');
+  });
+
+  it('factory QC criteria: the model and the firmware in the criteria list', async () => {
+    await page.goto(`${platform.baseUrl}/test/exportSerialResult/configList`);
+    await shownAsText(page, P.criteriaModel);
+    await shownAsText(page, P.criteriaFirmware);
+  });
+
+  it('special brand: the special agent, the brand list, and the brand’s login page seen anonymously', async () => {
+    await page.goto(`${platform.baseUrl}/index/specialBrand`);
+    await shownAsText(page, P.agentNickname, '[data-testid="special-xss-agent"]');
+    await shownAsText(page, P.brandName, '[data-testid="brands-section"]');
+    const visitor = await browser.newPage();
+    try {
+      visitor.on('dialog', (d) => {
+        dialogs.push(`${d.type()}: ${d.message()}`);
+        void d.dismiss();
+      });
+      await visitor.goto(`${platform.baseUrl}/b/xss-brand`);
+      await shownAsText(visitor, P.brandTitle);
+    } finally {
+      await visitor.close();
+    }
+  });
+
+  it('bulk edit preview (device/deviceUpdateDeviceInfo): the stored name and the typed one', async () => {
+    await page.goto(`${platform.baseUrl}/index/device/deviceUpdateDeviceInfo`);
+    await page.getByTestId('bulk-text').fill(`${IMEI};${P.bulkName}`);
+    await page.getByTestId('bulk-preview').click();
+    await shownAsText(page, P.deviceName, '[data-testid="bulk-info-page"] .ant-table');
+    await shownAsText(page, P.bulkName, '[data-testid="bulk-info-page"] .ant-table');
+  });
+
+  it('data import preview (device/huaXiangDataImport): the customer picker and the preview', async () => {
+    await page.goto(`${platform.baseUrl}/index/device/huaXiangDataImport`);
+    await page.getByTestId('import-customer').click();
+    await shownAsText(page, P.nickname, '.ant-select-dropdown');
+    await page.locator('.ant-select-dropdown [title*="xss-account"]').first().click();
+    await page.getByTestId('import-text').fill(`${IMEI};${P.importName}`);
+    await page.getByTestId('import-preview').click();
+    await shownAsText(page, P.importName, '[data-testid="data-import-page"] .ant-table');
   });
 
   it('vehicle point check: the device found near the tracker', async () => {
