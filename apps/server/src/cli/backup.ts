@@ -53,6 +53,7 @@ export async function restoreDataDir(dataDir: string, file: string): Promise<voi
     mkdirSync(dataDir, { recursive: true });
     writeFileSync(keyFile, readFileSync(`${file}.key`), { mode: 0o600 });
   }
+  mkdirSync(dataDir, { recursive: true }); // a fresh DATA_DIR need not exist yet
   const blob = new Blob([readFileSync(file)]);
   const db = await PGlite.create(path, { loadDataDir: blob });
   try {

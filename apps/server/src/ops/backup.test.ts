@@ -43,7 +43,7 @@ describe.skipIf(!!process.env.DATABASE_URL)('backup and restore of the embedded 
 
   it('a backup restored into a fresh data directory holds every user, device, fence and position', async () => {
     const dataDir = join(root, 'live');
-    const server = await createGatewayTestServer({ dataDir, databaseUrl: undefined });
+    const server = await createGatewayTestServer({ dataDir, databaseUrl: undefined, secretKey: undefined }); // its key in DATA_DIR, as a real install;
     try {
       const tid = newTerminalId('gt06');
       const deviceId = await addDevice(server, tid, 'gt06');
