@@ -320,10 +320,15 @@ export class OtaPusher {
     if (dirty.length > 0) await this.writeProgress(dirty);
   }
 
+  /**
+   * A push's counters only grow: a slower, older write (the periodic flush) landing after a newer one (the final
+   * write at 0x0108) must not take them back, hence GREATEST.
+   */
   private async writeProgress(jobs: Job[]): Promise<void> {
     for (const j of jobs) j.dirty = false;
     await sql`
-      UPDATE ota_items o SET packets_acked = x.acked, resent = x.resent, bytes_sent = x.bytes, updated_at = now()
+      UPDATE ota_items o SET packets_acked = GREATEST(o.packets_acked, x.acked), resent = GREATEST(o.resent, x.resent),
+             bytes_sent = GREATEST(o.bytes_sent, x.bytes), updated_at = now()
         FROM unnest(${jobs.map((j) => j.itemId)}::bigint[], ${jobs.map((j) => j.ackedCount)}::int[],
                     ${jobs.map((j) => j.resent)}::int[], ${jobs.map((j) => j.bytesSent)}::bigint[]) AS x(id, acked, resent, bytes)
        WHERE o.item_id = x.id`.execute(this.ctx.db);
