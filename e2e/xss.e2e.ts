@@ -70,11 +70,24 @@ const P = {
   importName: svg(39),
   criteriaModel: img(40),
   criteriaFirmware: `${svg(41)}${img(41)}`,
+  v2Model: img(42),
+  v2Firmware: svg(43),
+  v2Batch: `${svg(44)}${img(44)}`,
+  v2Station: img(45),
+  gpsModel: svg(46),
+  gpsBatch: img(47),
+  v1Station: `${svg(48)}${img(48)}`,
+  v1Model: img(49),
+  v1Bad: `${script(50)}${img(50)}`,
+  qcFilter: img(51),
 } as const;
 /** A SIM card and a QC result stored with free text (CSV lines: the payloads hold no commas). */
 const ICCID = `8986${String(Date.now()).slice(-9)}0000097`;
 const QC_IMEI = '868120000097002';
 const STOCK_IMEI = '868120000097003';
+const V2_IMEI = '868120000097004';
+const GPS_IMEI = '868120000097005';
+const V1_IMEI = '868120000097006';
 
 async function ok(page: Page, url: string, body: unknown): Promise<unknown> {
   const res = await apiPost<unknown>(page, url, body);
@@ -424,6 +437,61 @@ describe('stored XSS: every stored text reaches the DOM as text', () => {
     await page.goto(`${platform.baseUrl}/test/qc/qcSearch`);
     await shownAsText(page, QC_IMEI);
     for (const text of [P.qcModel, P.qcFirmware, P.qcBatch, P.qcStation]) await shownAsText(page, text);
+  });
+
+  it('factory serial results: the v1 upload screen, then the V1, V2 and GPS result lists and the QC export screen', async () => {
+    // The v1 upload screen: a good line and a malformed one, both carrying markup; the outcome (counts and the
+    // malformed line's message) shows and nothing runs.
+    await page.goto(`${platform.baseUrl}/test/exportSerialResult/v1`);
+    await page.getByPlaceholder(/station/i).fill(P.v1Station);
+    await page
+      .getByTestId('v1-text')
+      .fill([`${V1_IMEI},${P.v1Model},fw,20,9,42,PASS,b1,30`, `${P.v1Bad},x,y`].join('\n'));
+    await page.getByTestId('v1-upload').click();
+    await page.getByTestId('upload-outcome').waitFor({ timeout: 15_000 });
+    await expect.poll(() => page.getByTestId('upload-outcome').locator('.ant-alert').count()).toBe(1);
+    await nothingRan(page);
+    // The v2 upload screen: JSON typed by the line worker with markup in every free-text field.
+    await page.goto(`${platform.baseUrl}/test/exportSerialResult/v2`);
+    await page.getByTestId('v2-text').fill(
+      JSON.stringify({
+        station: P.v2Station,
+        batch: P.v2Batch,
+        type: 'function',
+        results: [{ imei: V2_IMEI, model: P.v2Model, firmware: P.v2Firmware, gsm: { csq: 20 }, pass: true }],
+      }),
+    );
+    await page.getByTestId('v2-upload').click();
+    await page.getByTestId('upload-outcome').waitFor({ timeout: 15_000 });
+    await nothingRan(page);
+    // A GPS test result (type gps), stored through the API as a station would.
+    const gps = (await ok(page, '/serials/v2', {
+      station: 'GPS-1',
+      batch: P.gpsBatch,
+      type: 'gps',
+      results: [{ imei: GPS_IMEI, model: P.gpsModel, gps: { satellites: 9, bestCn0: 40, ttffSeconds: 30 } }],
+    })) as { accepted: number };
+    expect(gps.accepted).toBe(1);
+
+    await page.goto(`${platform.baseUrl}/test/exportSerialResult/serialResultManager`);
+    await shownAsText(page, V1_IMEI, '.ant-table');
+    for (const text of [P.qcModel, P.qcFirmware, P.qcBatch, P.qcStation, P.v1Model, P.v1Station])
+      await shownAsText(page, text, '.ant-table');
+    await page.goto(`${platform.baseUrl}/test/exportSerialResult/serialResultManagerV2`);
+    await shownAsText(page, V2_IMEI, '.ant-table');
+    for (const text of [P.v2Model, P.v2Firmware, P.v2Batch, P.v2Station]) await shownAsText(page, text, '.ant-table');
+    await page.goto(`${platform.baseUrl}/test/exportSerialResult/serialGPSResultManager`);
+    await shownAsText(page, GPS_IMEI, '.ant-table');
+    for (const text of [P.gpsModel, P.gpsBatch]) await shownAsText(page, text, '.ant-table');
+    // The QC export screen shows no stored text (a filter and a download link): markup typed into its batch
+    // filter goes into the link's query string encoded, and nothing runs.
+    await page.goto(`${platform.baseUrl}/test/qc/qcExport`);
+    await page.locator('#batch').fill(P.qcFilter);
+    await page.getByTestId('qc-search').click();
+    await expect
+      .poll(() => page.getByTestId('qc-export').getAttribute('href'))
+      .toBe(`/api/qc/export?${new URLSearchParams({ batch: P.qcFilter })}`);
+    await nothingRan(page);
   });
 
   it('factory stock: the batch in the stock list', async () => {
