@@ -80,6 +80,12 @@ const P = {
   v1Model: img(49),
   v1Bad: `${script(50)}${img(50)}`,
   qcFilter: img(51),
+  stockDeviceLine: img(52),
+  stockModel: img(53),
+  presetLine: img(54),
+  removalLine: img(55),
+  cardLine: img(56),
+  idLine: img(57),
 } as const;
 /** A SIM card and a QC result stored with free text (CSV lines: the payloads hold no commas). */
 const ICCID = `8986${String(Date.now()).slice(-9)}0000097`;
@@ -88,6 +94,7 @@ const STOCK_IMEI = '868120000097003';
 const V2_IMEI = '868120000097004';
 const GPS_IMEI = '868120000097005';
 const V1_IMEI = '868120000097006';
+const UNKNOWN_MODEL_IMEI = '868120000097007';
 
 async function ok(page: Page, url: string, body: unknown): Promise<unknown> {
   const res = await apiPost<unknown>(page, url, body);
@@ -114,6 +121,8 @@ async function shownAsText(page: Page, text: string, within = 'body'): Promise<v
 }
 
 const dialogs: string[] = [];
+/** An import job's refused lines: the table next to their download link. */
+const REFUSED = 'div:has(> [data-testid="rejected-download"])';
 
 /**
  * Hovers over the centre of each shape on the map in turn (a route's line, its stops, a risk point) until one's
@@ -505,6 +514,64 @@ describe('stored XSS: every stored text reaches the DOM as text', () => {
     await page.getByTestId('removal-agent').click();
     await page.keyboard.type('xss-agent');
     await shownAsText(page, P.agentNickname, '.ant-select-dropdown');
+  });
+
+  it('factory stock imports and removal: the refused lines, then the delivered device’s agent in the stock list', async () => {
+    /** Waits for the import job's refused lines, then checks each text is shown in them as text. */
+    const refusedShow = async (...texts: string[]) => {
+      await page.getByTestId('rejected-download').waitFor({ timeout: 20_000 });
+      for (const text of texts) await shownAsText(page, text, REFUSED);
+    };
+    // The stocked device needs a passing QC result (the preset comes from the import in beforeAll).
+    await ok(page, '/serials/v1', { text: `${STOCK_IMEI},Gt06,fw,20,9,42,PASS,b,30`, station: '' });
+    // Device import: a malformed line and an unknown model (its reason names the model) are refused.
+    await page.goto(`${platform.baseUrl}/test/stock/importDevice`);
+    await page
+      .getByTestId('stockDevice-text')
+      .fill(
+        ['IMEI,model', `${STOCK_IMEI},Gt06`, P.stockDeviceLine, `${UNKNOWN_MODEL_IMEI},${P.stockModel}`].join('\n'),
+      );
+    await page.getByTestId('stockDevice-start').click();
+    await refusedShow(P.stockDeviceLine, P.stockModel);
+    // Preset IMEI import: a malformed line.
+    await page.goto(`${platform.baseUrl}/test/stock/importImei`);
+    await page.getByTestId('stockImei-text').fill(['IMEI', '868120000097008', P.presetLine].join('\n'));
+    await page.getByTestId('stockImei-start').click();
+    await refusedShow(P.presetLine);
+    // Removal to the agent whose nickname is markup (the picker shows it); a malformed line is refused.
+    await page.goto(`${platform.baseUrl}/test/stock/Removal`);
+    await page.getByTestId('removal-agent').click();
+    await page.keyboard.type('xss-agent');
+    await page.locator('.ant-select-dropdown .ant-select-item-option', { hasText: 'xss-agent' }).first().click();
+    await page.getByTestId('removal-text').fill([STOCK_IMEI, P.removalLine].join('\n'));
+    await page.getByTestId('removal-submit').click();
+    await shownAsText(page, P.removalLine, '.ant-table');
+    // The stock list's agent column names the agent (by username) for the delivered device.
+    await page.goto(`${platform.baseUrl}/test/stock/stockDevice`);
+    await page.getByTestId('stock-imei').fill(STOCK_IMEI);
+    await page.getByTestId('stock-imei').press('Enter');
+    await expect
+      .poll(() => page.locator('.ant-table tbody tr', { hasText: STOCK_IMEI }).first().textContent(), {
+        timeout: 20_000,
+      })
+      .toContain('xss-agent');
+    await nothingRan(page);
+  });
+
+  it('factory SIM card import and the NB-IoT id import (idManager): the refused lines', async () => {
+    await page.goto(`${platform.baseUrl}/test/card/cardSearch`);
+    await page.locator('[role="tab"][id$="-tab-import"]').click();
+    await page
+      .getByTestId('cards-text')
+      .fill(['ICCID,IMSI,MSISDN,Operator,Plan,Activated,Expires,State,IMEI', P.cardLine].join('\n'));
+    await page.getByTestId('cards-start').click();
+    await page.getByTestId('rejected-download').waitFor({ timeout: 20_000 });
+    await shownAsText(page, P.cardLine, REFUSED);
+    await page.goto(`${platform.baseUrl}/test/idManager`);
+    await page.getByTestId('nbIds-text').fill(['IMEI,id', P.idLine].join('\n'));
+    await page.getByTestId('nbIds-start').click();
+    await page.getByTestId('rejected-download').waitFor({ timeout: 20_000 });
+    await shownAsText(page, P.idLine, REFUSED);
   });
 
   it('factory QC criteria: the model and the firmware in the criteria list', async () => {
