@@ -341,6 +341,23 @@ describe('stored XSS: every stored text reaches the DOM as text', () => {
     await shownAsText(page, P.alarmAddress, '[data-testid="alarm-table"]');
   });
 
+  it('all alarms (alarmsAll): device name and the stored address', async () => {
+    await page.goto(`${platform.baseUrl}/index/alarmsAll`);
+    await shownAsText(page, P.deviceName, '[data-testid="alarm-table"]');
+    await shownAsText(page, P.alarmAddress, '[data-testid="alarm-table"]');
+  });
+
+  it('statistics: the device name (past due, battery) and the account names (accounts compared)', async () => {
+    await page.goto(`${platform.baseUrl}/index/count/countPastDue`);
+    await page.getByTestId('pastdue-filter').getByText('All').click();
+    await shownAsText(page, P.deviceName, '[data-testid="pastdue-table"]');
+    await page.goto(`${platform.baseUrl}/index/count/countBattery`);
+    await shownAsText(page, P.deviceName, '[data-testid="battery-table"]');
+    await page.goto(`${platform.baseUrl}/index/count/countUsers`);
+    await shownAsText(page, P.nickname, '[data-testid="users-table"]');
+    await shownAsText(page, P.agentNickname, '[data-testid="users-table"]');
+  });
+
   it('command records: the content and the reply', async () => {
     await page.goto(`${platform.baseUrl}/index/directive?terminalID=${IMEI}`);
     await shownAsText(page, P.commandContent, '[data-testid="command-records"]');
