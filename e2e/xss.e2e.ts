@@ -86,6 +86,9 @@ const P = {
   removalLine: img(55),
   cardLine: img(56),
   idLine: img(57),
+  fwVersion: img(58),
+  fwNotes: `${svg(59)}${img(59)}`,
+  fwFileName: img(60),
 } as const;
 /** A SIM card and a QC result stored with free text (CSV lines: the payloads hold no commas). */
 const ICCID = `8986${String(Date.now()).slice(-9)}0000097`;
@@ -589,6 +592,21 @@ describe('stored XSS: every stored text reaches the DOM as text', () => {
     await page.getByTestId('nbIds-start').click();
     await page.getByTestId('rejected-download').waitFor({ timeout: 20_000 });
     await shownAsText(page, P.idLine, REFUSED);
+  });
+
+  it('factory OTA firmware library (ota/otaList): version, file name and notes, and the push picker', async () => {
+    await ok(page, '/ota/firmware/upload', {
+      model: 8,
+      version: P.fwVersion,
+      notes: P.fwNotes,
+      fileName: P.fwFileName,
+      data: Buffer.from('firmware image').toString('base64'),
+    });
+    await page.goto(`${platform.baseUrl}/test/ota/otaList`);
+    for (const text of [P.fwVersion, P.fwNotes, P.fwFileName])
+      await shownAsText(page, text, '[data-testid="fw-table"]');
+    await page.getByTestId('push-firmware').click();
+    await shownAsText(page, P.fwVersion, '.ant-select-dropdown');
   });
 
   it('factory QC criteria: the model and the firmware in the criteria list', async () => {
