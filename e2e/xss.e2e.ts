@@ -89,6 +89,7 @@ const P = {
   fwVersion: img(58),
   fwNotes: `${svg(59)}${img(59)}`,
   fwFileName: img(60),
+  configName: `${svg(61)}${img(61)}`,
 } as const;
 /** A SIM card and a QC result stored with free text (CSV lines: the payloads hold no commas). */
 const ICCID = `8986${String(Date.now()).slice(-9)}0000097`;
@@ -594,19 +595,31 @@ describe('stored XSS: every stored text reaches the DOM as text', () => {
     await shownAsText(page, P.idLine, REFUSED);
   });
 
-  it('factory OTA firmware library (ota/otaList): version, file name and notes, and the push picker', async () => {
-    await ok(page, '/ota/firmware/upload', {
+  it('factory OTA: the firmware library (version, file name, notes), its push picker, and the upgrade results', async () => {
+    const fw = (await ok(page, '/ota/firmware/upload', {
       model: 8,
       version: P.fwVersion,
       notes: P.fwNotes,
       fileName: P.fwFileName,
       data: Buffer.from('firmware image').toString('base64'),
-    });
+    })) as { id: string };
     await page.goto(`${platform.baseUrl}/test/ota/otaList`);
     for (const text of [P.fwVersion, P.fwNotes, P.fwFileName])
       await shownAsText(page, text, '[data-testid="fw-table"]');
     await page.getByTestId('push-firmware').click();
     await shownAsText(page, P.fwVersion, '.ant-select-dropdown');
+    // Pushed to the tracker: the upgrade results (factory otaHttp, and the user's view) name the version.
+    await ok(page, '/ota/push', { firmwareId: fw.id, text: IMEI });
+    await page.goto(`${platform.baseUrl}/test/ota/otaHttp`);
+    await shownAsText(page, P.fwVersion, '[data-testid="ota-http-page"] .ant-table');
+    await page.goto(`${platform.baseUrl}/test/otaUpdateListForUser`);
+    await shownAsText(page, P.fwVersion, '[data-testid="ota-user-page"] .ant-table');
+  });
+
+  it('factory device configuration (configPlatformForUser): the parameter set’s name', async () => {
+    await ok(page, '/config/add', { model: 8, name: P.configName, params: { heartbeat: 120 } });
+    await page.goto(`${platform.baseUrl}/test/configPlatformForUser`);
+    await shownAsText(page, P.configName, '[data-testid="cfg-table"]');
   });
 
   it('factory QC criteria: the model and the firmware in the criteria list', async () => {
