@@ -8,8 +8,12 @@
 // site's batch results (device/multipleCmdSearch: results, batch list, progress drawer), the factory's SIM cards
 // (operator, plan), QC results (model, firmware, batch, station), QC criteria (model, firmware), stock (batch)
 // and the removal's agent picker, the special-brand page (agent, brand) and a brand's login page seen
-// anonymously, the bulk-edit and data-import previews (stored and typed names, the customer picker), and the
-// header's account name typed on my account — and nothing runs: no payload sets window.__xss, no dialog opens,
+// anonymously, the bulk-edit and data-import previews (stored and typed names, the customer picker), all
+// alarms, track playback, the statistics past due, battery and accounts compared, the serial-result lists V1, V2
+// and GPS with the v1 and v2 upload screens and the QC export screen, the refused lines of the stock device,
+// preset IMEI, removal, SIM card and NB-IoT id imports, the delivered device's agent in the stock list, the OTA
+// firmware library with its push picker and upgrade results (otaHttp, otaUpdateListForUser), the device
+// configuration sets, and the header's account name typed on my account — and nothing runs: no payload sets window.__xss, no dialog opens,
 // no payload element is in the page, and the harness fails the test on any CSP violation or any string that
 // reached Leaflet without the escaper.
 import type { SimulatedDevice } from '@carhere/simulator';
@@ -360,6 +364,11 @@ describe('stored XSS: every stored text reaches the DOM as text', () => {
     await page.goto(`${platform.baseUrl}/index/count/countUsers`);
     await shownAsText(page, P.nickname, '[data-testid="users-table"]');
     await shownAsText(page, P.agentNickname, '[data-testid="users-table"]');
+  });
+
+  it('track playback (opened for the device): its name is shown as text', async () => {
+    await page.goto(`${platform.baseUrl}/index/track?terminalID=${IMEI}`);
+    await shownAsText(page, P.deviceName, '[data-testid="track-page"]');
   });
 
   it('command records: the content and the reply', async () => {
