@@ -9,7 +9,8 @@
 // (operator, plan), QC results (model, firmware, batch, station), QC criteria (model, firmware), stock (batch)
 // and the removal's agent picker, the special-brand page (agent, brand) and a brand's login page seen
 // anonymously, the bulk-edit and data-import previews (stored and typed names, the customer picker), all
-// alarms, track playback, the statistics past due, battery and accounts compared, the serial-result lists V1, V2
+// alarms, track playback, tyres, the device list's second route, the statistics past due, battery, accounts
+// compared and the stays picker, the serial-result lists V1, V2
 // and GPS with the v1 and v2 upload screens and the QC export screen, the refused lines of the stock device,
 // preset IMEI, removal, SIM card and NB-IoT id imports, the delivered device's agent in the stock list, the OTA
 // firmware library with its push picker and upgrade results (otaHttp, otaUpdateListForUser), the device
@@ -325,9 +326,20 @@ describe('stored XSS: every stored text reaches the DOM as text', () => {
     await shownAsText(page, P.deviceName, '[data-testid="device-popup"]');
   });
 
-  it('the device list', async () => {
+  it('the device list (and its second route, deviceListV2)', async () => {
     await page.goto(`${platform.baseUrl}/index/device/deviceList`);
     await shownAsText(page, P.deviceName);
+    await page.goto(`${platform.baseUrl}/index/device/deviceListV2`);
+    await shownAsText(page, P.deviceName);
+  });
+
+  it('tyres (opened for the device) and the stays statistic’s device picker show the name as text', async () => {
+    await page.goto(`${platform.baseUrl}/index/tire?terminalID=${IMEI}`);
+    await shownAsText(page, P.deviceName, '[data-testid="tire-page"]');
+    await page.goto(`${platform.baseUrl}/index/count/countStayDetail`);
+    await page.getByTestId('device-select').click();
+    await page.keyboard.type(IMEI);
+    await shownAsText(page, P.deviceName, '.ant-select-dropdown');
   });
 
   it('the fence screen: the list and the fence tooltip on the map', async () => {
