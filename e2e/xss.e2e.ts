@@ -1,22 +1,21 @@
 // Stored XSS (issue 12): markup stored through the API in every free-text field (plates, SIM, ICCID,
 // usernames and telephones are validated to their own forms and cannot hold markup) is shown as text on every
 // screen that shows it — the maintenance notice, the monitoring page (list, car label on the map, popup with the
-// driver), the device list, the fence list and its map tooltip, alarms, command records, the account list, the
-// API key list, the dashboard's latest alarms, risk points (list, note, map tooltip), bus routes (list, live
-// view, stops on the map), drivers, device types (deviceConfig list, group and label in the command menu), the
-// vehicle point check, the factory's command task list, batch command results and command console, the customer
-// site's batch results (device/multipleCmdSearch: results, batch list, progress drawer), the factory's SIM cards
-// (operator, plan), QC results (model, firmware, batch, station), QC criteria (model, firmware), stock (batch)
-// and the removal's agent picker, the special-brand page (agent, brand) and a brand's login page seen
-// anonymously, the bulk-edit and data-import previews (stored and typed names, the customer picker), all
-// alarms, track playback, tyres, the device list's second route, the statistics past due, battery, accounts
-// compared and the stays picker, the serial-result lists V1, V2
-// and GPS with the v1 and v2 upload screens and the QC export screen, the refused lines of the stock device,
-// preset IMEI, removal, SIM card and NB-IoT id imports, the delivered device's agent in the stock list, the OTA
-// firmware library with its push picker and upgrade results (otaHttp, otaUpdateListForUser), the device
-// configuration sets, and the header's account name typed on my account — and nothing runs: no payload sets window.__xss, no dialog opens,
-// no payload element is in the page, and the harness fails the test on any CSP violation or any string that
-// reached Leaflet without the escaper.
+// driver), the device list (both routes), the fence list and its map tooltip, alarms and all alarms, command
+// records, the account list, the API key list, the dashboard's latest alarms, risk points (list, note, map
+// tooltip), bus routes (list, live view, stops on the map), drivers, device types (deviceConfig list, group and
+// label in the command menu), track playback, tyres, the statistics past due, battery, accounts compared and the
+// stays picker, the vehicle point check, the factory's command task list, batch command results and command
+// console, the customer site's batch results (device/multipleCmdSearch: results, batch list, progress drawer),
+// the factory's SIM cards (operator, plan), QC results (model, firmware, batch, station), the serial-result
+// lists V1, V2 and GPS with the v1 and v2 upload screens and the QC export screen, QC criteria (model,
+// firmware), stock (batch), the removal's agent picker, the refused lines of the stock device, preset IMEI,
+// removal, SIM card and NB-IoT id imports, the delivered device's agent in the stock list, the OTA firmware
+// library with its push picker and upgrade results (otaHttp, otaUpdateListForUser), the device configuration
+// sets, the special-brand page (agent, brand) and a brand's login page seen anonymously, the bulk-edit and
+// data-import previews (stored and typed names, the customer picker), and the header's account name typed on my
+// account — and nothing runs: no payload sets window.__xss, no dialog opens, no payload element is in the page,
+// and the harness fails the test on any CSP violation or any string that reached Leaflet without the escaper.
 import type { SimulatedDevice } from '@carhere/simulator';
 import { VehicleTrack } from '@carhere/simulator';
 import type { Browser, Page } from 'playwright-core';
