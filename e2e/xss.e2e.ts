@@ -5,7 +5,7 @@
 // records, the account list, the API key list, the dashboard's latest alarms, risk points (list, note, map
 // tooltip), bus routes (list, live view, stops on the map), drivers, device types (deviceConfig list, group and
 // label in the command menu), track playback, tyres, the statistics past due, battery, accounts compared and the
-// stays picker, the vehicle point check, the factory's command task list, batch command results and command
+// stays picker, the vehicle point and area checks, the factory's command task list, batch command results and command
 // console, the customer site's batch results (device/multipleCmdSearch: results, batch list, progress drawer),
 // the factory's SIM cards (operator, plan), QC results (model, firmware, batch, station), the serial-result
 // lists V1, V2 and GPS with the v1 and v2 upload screens and the QC export screen, QC criteria (model,
@@ -703,6 +703,28 @@ describe('stored XSS: every stored text reaches the DOM as text', () => {
     const radius = page.getByTestId('check-radius');
     const input = (await radius.evaluate((n) => n.tagName)) === 'INPUT' ? radius : radius.locator('input');
     await input.fill('5000');
+    await page.getByTestId('check-search').click();
+    await shownAsText(page, P.deviceName, '[data-testid="check-results"]');
+  });
+
+  it('vehicle area check: the device found inside a drawn rectangle', async () => {
+    const here = track.next(0);
+    await page.goto(`${platform.baseUrl}/index/checkCar/area`);
+    await page.getByTestId('check-area-page').waitFor();
+    await page.evaluate(
+      ([lat, lon]) =>
+        (
+          window as unknown as { __carhereMap?: { setView(c: [number, number], z: number): void } }
+        ).__carhereMap?.setView([lat, lon], 13),
+      [here.lat, here.lon] as const,
+    );
+    const box = await page.getByTestId('map').boundingBox();
+    if (!box) throw new Error('no map');
+    const [cx, cy] = [box.x + box.width / 2, box.y + box.height / 2];
+    await page.getByTestId('check-draw').click();
+    await page.mouse.click(cx - 150, cy - 150);
+    await page.mouse.move(cx, cy, { steps: 3 });
+    await page.mouse.click(cx + 150, cy + 150);
     await page.getByTestId('check-search').click();
     await shownAsText(page, P.deviceName, '[data-testid="check-results"]');
   });
