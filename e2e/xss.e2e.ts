@@ -1,17 +1,21 @@
 // Stored XSS (issue 12): markup stored through the API in every free-text field (plates, SIM, ICCID,
 // usernames and telephones are validated to their own forms and cannot hold markup) is shown as text on every
 // screen that shows it — the maintenance notice, the monitoring page (list, car label on the map, popup with the
-// driver), the device list, the fence list and its map tooltip, alarms, command records, the account list, the
-// API key list, the dashboard's latest alarms, risk points (list, note, map tooltip), bus routes (list, live
-// view, stops on the map), drivers, device types (deviceConfig list, group and label in the command menu), the
-// vehicle point check, the factory's command task list, batch command results and command console, the customer
-// site's batch results (device/multipleCmdSearch: results, batch list, progress drawer), the factory's SIM cards
-// (operator, plan), QC results (model, firmware, batch, station), QC criteria (model, firmware), stock (batch)
-// and the removal's agent picker, the special-brand page (agent, brand) and a brand's login page seen
-// anonymously, the bulk-edit and data-import previews (stored and typed names, the customer picker), and the
-// header's account name typed on my account — and nothing runs: no payload sets window.__xss, no dialog opens,
-// no payload element is in the page, and the harness fails the test on any CSP violation or any string that
-// reached Leaflet without the escaper.
+// driver), the device list (both routes), the fence list and its map tooltip, alarms and all alarms, command
+// records, the account list, the API key list, the dashboard's latest alarms, risk points (list, note, map
+// tooltip), bus routes (list, live view, stops on the map), drivers, device types (deviceConfig list, group and
+// label in the command menu), track playback, tyres, the statistics past due, battery, accounts compared and the
+// stays picker, the vehicle point and area checks, the factory's command task list, batch command results and command
+// console, the customer site's batch results (device/multipleCmdSearch: results, batch list, progress drawer),
+// the factory's SIM cards (operator, plan), QC results (model, firmware, batch, station), the serial-result
+// lists V1, V2 and GPS with the v1 and v2 upload screens and the QC export screen, QC criteria (model,
+// firmware), stock (batch), the removal's agent picker, the refused lines of the stock device, preset IMEI,
+// removal, SIM card and NB-IoT id imports, the delivered device's agent in the stock list, the OTA firmware
+// library with its push picker and upgrade results (otaHttp, otaUpdateListForUser), the device configuration
+// sets, the special-brand page (agent, brand) and a brand's login page seen anonymously, the bulk-edit and
+// data-import previews (stored and typed names, the customer picker), and the header's account name typed on my
+// account — and nothing runs: no payload sets window.__xss, no dialog opens, no payload element is in the page,
+// and the harness fails the test on any CSP violation or any string that reached Leaflet without the escaper.
 import type { SimulatedDevice } from '@carhere/simulator';
 import { VehicleTrack } from '@carhere/simulator';
 import type { Browser, Page } from 'playwright-core';
@@ -70,11 +74,35 @@ const P = {
   importName: svg(39),
   criteriaModel: img(40),
   criteriaFirmware: `${svg(41)}${img(41)}`,
+  v2Model: img(42),
+  v2Firmware: svg(43),
+  v2Batch: `${svg(44)}${img(44)}`,
+  v2Station: img(45),
+  gpsModel: svg(46),
+  gpsBatch: img(47),
+  v1Station: `${svg(48)}${img(48)}`,
+  v1Model: img(49),
+  v1Bad: `${script(50)}${img(50)}`,
+  qcFilter: img(51),
+  stockDeviceLine: img(52),
+  stockModel: img(53),
+  presetLine: img(54),
+  removalLine: img(55),
+  cardLine: img(56),
+  idLine: img(57),
+  fwVersion: img(58),
+  fwNotes: `${svg(59)}${img(59)}`,
+  fwFileName: img(60),
+  configName: `${svg(61)}${img(61)}`,
 } as const;
 /** A SIM card and a QC result stored with free text (CSV lines: the payloads hold no commas). */
 const ICCID = `8986${String(Date.now()).slice(-9)}0000097`;
 const QC_IMEI = '868120000097002';
 const STOCK_IMEI = '868120000097003';
+const V2_IMEI = '868120000097004';
+const GPS_IMEI = '868120000097005';
+const V1_IMEI = '868120000097006';
+const UNKNOWN_MODEL_IMEI = '868120000097007';
 
 async function ok(page: Page, url: string, body: unknown): Promise<unknown> {
   const res = await apiPost<unknown>(page, url, body);
@@ -101,6 +129,8 @@ async function shownAsText(page: Page, text: string, within = 'body'): Promise<v
 }
 
 const dialogs: string[] = [];
+/** An import job's refused lines: the table next to their download link. */
+const REFUSED = 'div:has(> [data-testid="rejected-download"])';
 
 /**
  * Hovers over the centre of each shape on the map in turn (a route's line, its stops, a risk point) until one's
@@ -295,9 +325,20 @@ describe('stored XSS: every stored text reaches the DOM as text', () => {
     await shownAsText(page, P.deviceName, '[data-testid="device-popup"]');
   });
 
-  it('the device list', async () => {
+  it('the device list (and its second route, deviceListV2)', async () => {
     await page.goto(`${platform.baseUrl}/index/device/deviceList`);
     await shownAsText(page, P.deviceName);
+    await page.goto(`${platform.baseUrl}/index/device/deviceListV2`);
+    await shownAsText(page, P.deviceName);
+  });
+
+  it('tyres (opened for the device) and the stays statistic’s device picker show the name as text', async () => {
+    await page.goto(`${platform.baseUrl}/index/tire?terminalID=${IMEI}`);
+    await shownAsText(page, P.deviceName, '[data-testid="tire-page"]');
+    await page.goto(`${platform.baseUrl}/index/count/countStayDetail`);
+    await page.getByTestId('device-select').click();
+    await page.keyboard.type(IMEI);
+    await shownAsText(page, P.deviceName, '.ant-select-dropdown');
   });
 
   it('the fence screen: the list and the fence tooltip on the map', async () => {
@@ -317,6 +358,28 @@ describe('stored XSS: every stored text reaches the DOM as text', () => {
     await page.goto(`${platform.baseUrl}/index/alarms`);
     await shownAsText(page, P.deviceName, '[data-testid="alarm-table"]');
     await shownAsText(page, P.alarmAddress, '[data-testid="alarm-table"]');
+  });
+
+  it('all alarms (alarmsAll): device name and the stored address', async () => {
+    await page.goto(`${platform.baseUrl}/index/alarmsAll`);
+    await shownAsText(page, P.deviceName, '[data-testid="alarm-table"]');
+    await shownAsText(page, P.alarmAddress, '[data-testid="alarm-table"]');
+  });
+
+  it('statistics: the device name (past due, battery) and the account names (accounts compared)', async () => {
+    await page.goto(`${platform.baseUrl}/index/count/countPastDue`);
+    await page.getByTestId('pastdue-filter').getByText('All').click();
+    await shownAsText(page, P.deviceName, '[data-testid="pastdue-table"]');
+    await page.goto(`${platform.baseUrl}/index/count/countBattery`);
+    await shownAsText(page, P.deviceName, '[data-testid="battery-table"]');
+    await page.goto(`${platform.baseUrl}/index/count/countUsers`);
+    await shownAsText(page, P.nickname, '[data-testid="users-table"]');
+    await shownAsText(page, P.agentNickname, '[data-testid="users-table"]');
+  });
+
+  it('track playback (opened for the device): its name is shown as text', async () => {
+    await page.goto(`${platform.baseUrl}/index/track?terminalID=${IMEI}`);
+    await shownAsText(page, P.deviceName, '[data-testid="track-page"]');
   });
 
   it('command records: the content and the reply', async () => {
@@ -426,6 +489,61 @@ describe('stored XSS: every stored text reaches the DOM as text', () => {
     for (const text of [P.qcModel, P.qcFirmware, P.qcBatch, P.qcStation]) await shownAsText(page, text);
   });
 
+  it('factory serial results: the v1 upload screen, then the V1, V2 and GPS result lists and the QC export screen', async () => {
+    // The v1 upload screen: a good line and a malformed one, both carrying markup; the outcome (counts and the
+    // malformed line's message) shows and nothing runs.
+    await page.goto(`${platform.baseUrl}/test/exportSerialResult/v1`);
+    await page.getByPlaceholder(/station/i).fill(P.v1Station);
+    await page
+      .getByTestId('v1-text')
+      .fill([`${V1_IMEI},${P.v1Model},fw,20,9,42,PASS,b1,30`, `${P.v1Bad},x,y`].join('\n'));
+    await page.getByTestId('v1-upload').click();
+    await page.getByTestId('upload-outcome').waitFor({ timeout: 15_000 });
+    await expect.poll(() => page.getByTestId('upload-outcome').locator('.ant-alert').count()).toBe(1);
+    await nothingRan(page);
+    // The v2 upload screen: JSON typed by the line worker with markup in every free-text field.
+    await page.goto(`${platform.baseUrl}/test/exportSerialResult/v2`);
+    await page.getByTestId('v2-text').fill(
+      JSON.stringify({
+        station: P.v2Station,
+        batch: P.v2Batch,
+        type: 'function',
+        results: [{ imei: V2_IMEI, model: P.v2Model, firmware: P.v2Firmware, gsm: { csq: 20 }, pass: true }],
+      }),
+    );
+    await page.getByTestId('v2-upload').click();
+    await page.getByTestId('upload-outcome').waitFor({ timeout: 15_000 });
+    await nothingRan(page);
+    // A GPS test result (type gps), stored through the API as a station would.
+    const gps = (await ok(page, '/serials/v2', {
+      station: 'GPS-1',
+      batch: P.gpsBatch,
+      type: 'gps',
+      results: [{ imei: GPS_IMEI, model: P.gpsModel, gps: { satellites: 9, bestCn0: 40, ttffSeconds: 30 } }],
+    })) as { accepted: number };
+    expect(gps.accepted).toBe(1);
+
+    await page.goto(`${platform.baseUrl}/test/exportSerialResult/serialResultManager`);
+    await shownAsText(page, V1_IMEI, '.ant-table');
+    for (const text of [P.qcModel, P.qcFirmware, P.qcBatch, P.qcStation, P.v1Model, P.v1Station])
+      await shownAsText(page, text, '.ant-table');
+    await page.goto(`${platform.baseUrl}/test/exportSerialResult/serialResultManagerV2`);
+    await shownAsText(page, V2_IMEI, '.ant-table');
+    for (const text of [P.v2Model, P.v2Firmware, P.v2Batch, P.v2Station]) await shownAsText(page, text, '.ant-table');
+    await page.goto(`${platform.baseUrl}/test/exportSerialResult/serialGPSResultManager`);
+    await shownAsText(page, GPS_IMEI, '.ant-table');
+    for (const text of [P.gpsModel, P.gpsBatch]) await shownAsText(page, text, '.ant-table');
+    // The QC export screen shows no stored text (a filter and a download link): markup typed into its batch
+    // filter goes into the link's query string encoded, and nothing runs.
+    await page.goto(`${platform.baseUrl}/test/qc/qcExport`);
+    await page.locator('#batch').fill(P.qcFilter);
+    await page.getByTestId('qc-search').click();
+    await expect
+      .poll(() => page.getByTestId('qc-export').getAttribute('href'))
+      .toBe(`/api/qc/export?${new URLSearchParams({ batch: P.qcFilter })}`);
+    await nothingRan(page);
+  });
+
   it('factory stock: the batch in the stock list', async () => {
     await page.goto(`${platform.baseUrl}/test/stock/stockDevice`);
     await shownAsText(page, STOCK_IMEI);
@@ -437,6 +555,91 @@ describe('stored XSS: every stored text reaches the DOM as text', () => {
     await page.getByTestId('removal-agent').click();
     await page.keyboard.type('xss-agent');
     await shownAsText(page, P.agentNickname, '.ant-select-dropdown');
+  });
+
+  it('factory stock imports and removal: the refused lines, then the delivered device’s agent in the stock list', async () => {
+    /** Waits for the import job's refused lines, then checks each text is shown in them as text. */
+    const refusedShow = async (...texts: string[]) => {
+      await page.getByTestId('rejected-download').waitFor({ timeout: 20_000 });
+      for (const text of texts) await shownAsText(page, text, REFUSED);
+    };
+    // The stocked device needs a passing QC result (the preset comes from the import in beforeAll).
+    await ok(page, '/serials/v1', { text: `${STOCK_IMEI},Gt06,fw,20,9,42,PASS,b,30`, station: '' });
+    // Device import: a malformed line and an unknown model (its reason names the model) are refused.
+    await page.goto(`${platform.baseUrl}/test/stock/importDevice`);
+    await page
+      .getByTestId('stockDevice-text')
+      .fill(
+        ['IMEI,model', `${STOCK_IMEI},Gt06`, P.stockDeviceLine, `${UNKNOWN_MODEL_IMEI},${P.stockModel}`].join('\n'),
+      );
+    await page.getByTestId('stockDevice-start').click();
+    await refusedShow(P.stockDeviceLine, P.stockModel);
+    // Preset IMEI import: a malformed line.
+    await page.goto(`${platform.baseUrl}/test/stock/importImei`);
+    await page.getByTestId('stockImei-text').fill(['IMEI', '868120000097008', P.presetLine].join('\n'));
+    await page.getByTestId('stockImei-start').click();
+    await refusedShow(P.presetLine);
+    // Removal to the agent whose nickname is markup (the picker shows it); a malformed line is refused.
+    await page.goto(`${platform.baseUrl}/test/stock/Removal`);
+    await page.getByTestId('removal-agent').click();
+    await page.keyboard.type('xss-agent');
+    await page.locator('.ant-select-dropdown .ant-select-item-option', { hasText: 'xss-agent' }).first().click();
+    await page.getByTestId('removal-text').fill([STOCK_IMEI, P.removalLine].join('\n'));
+    await page.getByTestId('removal-submit').click();
+    await shownAsText(page, P.removalLine, '.ant-table');
+    // The stock list's agent column names the agent (by username) for the delivered device.
+    await page.goto(`${platform.baseUrl}/test/stock/stockDevice`);
+    await page.getByTestId('stock-imei').fill(STOCK_IMEI);
+    await page.getByTestId('stock-imei').press('Enter');
+    await expect
+      .poll(() => page.locator('.ant-table tbody tr', { hasText: STOCK_IMEI }).first().textContent(), {
+        timeout: 20_000,
+      })
+      .toContain('xss-agent');
+    await nothingRan(page);
+  });
+
+  it('factory SIM card import and the NB-IoT id import (idManager): the refused lines', async () => {
+    await page.goto(`${platform.baseUrl}/test/card/cardSearch`);
+    await page.locator('[role="tab"][id$="-tab-import"]').click();
+    await page
+      .getByTestId('cards-text')
+      .fill(['ICCID,IMSI,MSISDN,Operator,Plan,Activated,Expires,State,IMEI', P.cardLine].join('\n'));
+    await page.getByTestId('cards-start').click();
+    await page.getByTestId('rejected-download').waitFor({ timeout: 20_000 });
+    await shownAsText(page, P.cardLine, REFUSED);
+    await page.goto(`${platform.baseUrl}/test/idManager`);
+    await page.getByTestId('nbIds-text').fill(['IMEI,id', P.idLine].join('\n'));
+    await page.getByTestId('nbIds-start').click();
+    await page.getByTestId('rejected-download').waitFor({ timeout: 20_000 });
+    await shownAsText(page, P.idLine, REFUSED);
+  });
+
+  it('factory OTA: the firmware library (version, file name, notes), its push picker, and the upgrade results', async () => {
+    const fw = (await ok(page, '/ota/firmware/upload', {
+      model: 8,
+      version: P.fwVersion,
+      notes: P.fwNotes,
+      fileName: P.fwFileName,
+      data: Buffer.from('firmware image').toString('base64'),
+    })) as { id: string };
+    await page.goto(`${platform.baseUrl}/test/ota/otaList`);
+    for (const text of [P.fwVersion, P.fwNotes, P.fwFileName])
+      await shownAsText(page, text, '[data-testid="fw-table"]');
+    await page.getByTestId('push-firmware').click();
+    await shownAsText(page, P.fwVersion, '.ant-select-dropdown');
+    // Pushed to the tracker: the upgrade results (factory otaHttp, and the user's view) name the version.
+    await ok(page, '/ota/push', { firmwareId: fw.id, text: IMEI });
+    await page.goto(`${platform.baseUrl}/test/ota/otaHttp`);
+    await shownAsText(page, P.fwVersion, '[data-testid="ota-http-page"] .ant-table');
+    await page.goto(`${platform.baseUrl}/test/otaUpdateListForUser`);
+    await shownAsText(page, P.fwVersion, '[data-testid="ota-user-page"] .ant-table');
+  });
+
+  it('factory device configuration (configPlatformForUser): the parameter set’s name', async () => {
+    await ok(page, '/config/add', { model: 8, name: P.configName, params: { heartbeat: 120 } });
+    await page.goto(`${platform.baseUrl}/test/configPlatformForUser`);
+    await shownAsText(page, P.configName, '[data-testid="cfg-table"]');
   });
 
   it('factory QC criteria: the model and the firmware in the criteria list', async () => {
@@ -500,6 +703,28 @@ describe('stored XSS: every stored text reaches the DOM as text', () => {
     const radius = page.getByTestId('check-radius');
     const input = (await radius.evaluate((n) => n.tagName)) === 'INPUT' ? radius : radius.locator('input');
     await input.fill('5000');
+    await page.getByTestId('check-search').click();
+    await shownAsText(page, P.deviceName, '[data-testid="check-results"]');
+  });
+
+  it('vehicle area check: the device found inside a drawn rectangle', async () => {
+    const here = track.next(0);
+    await page.goto(`${platform.baseUrl}/index/checkCar/area`);
+    await page.getByTestId('check-area-page').waitFor();
+    await page.evaluate(
+      ([lat, lon]) =>
+        (
+          window as unknown as { __carhereMap?: { setView(c: [number, number], z: number): void } }
+        ).__carhereMap?.setView([lat, lon], 13),
+      [here.lat, here.lon] as const,
+    );
+    const box = await page.getByTestId('map').boundingBox();
+    if (!box) throw new Error('no map');
+    const [cx, cy] = [box.x + box.width / 2, box.y + box.height / 2];
+    await page.getByTestId('check-draw').click();
+    await page.mouse.click(cx - 150, cy - 150);
+    await page.mouse.move(cx, cy, { steps: 3 });
+    await page.mouse.click(cx + 150, cy + 150);
     await page.getByTestId('check-search').click();
     await shownAsText(page, P.deviceName, '[data-testid="check-results"]');
   });
