@@ -26,5 +26,11 @@ const sources = Math.max(
 );
 if (!existsSync(built) || statSync(built).mtimeMs < sources) {
   console.log('Building the web app…');
-  execSync('npm run -s build -w apps/web', { cwd: root, stdio: 'inherit' });
+  // A production bundle whatever NODE_ENV the caller runs under (vitest sets 'test', which would keep the
+  // libraries' development warnings in the bundle).
+  execSync('npm run -s build -w apps/web', {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
 }
