@@ -117,7 +117,10 @@ describe('recordings in Chromium', () => {
       const ww = await context.newPage();
       await loginAs(ww, platform.baseUrl, username, PASSWORD);
       await ww.getByTestId('factory-shell').waitFor();
+      // The filter's options come from /deviceType/list: open it once they have arrived (not before).
+      const listed = ww.waitForResponse((r) => r.url().includes('/api/deviceType/list'));
       await ww.goto(`${platform.baseUrl}/test/transferIp/transferIpResult`);
+      await listed;
       await ww.getByTestId('tipr-model').click();
       const options = ww.locator('.ant-select-dropdown:visible .ant-select-item-option');
       await options.first().waitFor();
