@@ -1,12 +1,13 @@
 // Helpers for the scale-out and fault tests: real processes (`carhere serve` as a user starts it), a NATS server
 // and, for the fault tests, a private PostgreSQL cluster (initdb / pg_ctl) on free ports in temporary folders.
+
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import pg from 'pg';
+import { freshPostgresDatabase } from '../testing/harness.ts';
 
 const repo = resolve(import.meta.dirname, '../../../..');
 export const NATS_SERVER = process.env.NATS_SERVER_BIN ?? '/usr/sbin/nats-server';
@@ -79,25 +80,8 @@ export async function startNats(): Promise<TestNats> {
 export const natsAvailable = existsSync(NATS_SERVER);
 export const postgresToolsAvailable = existsSync(join(PG_BIN, 'initdb')) && existsSync(join(PG_BIN, 'pg_ctl'));
 
-/** A fresh database on the PostgreSQL server of DATABASE_URL; dropped by `drop`. */
-export async function freshDatabase(baseUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `carhere_ops_${randomBytes(5).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: baseUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: baseUrl });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
-}
+/** A fresh database on the PostgreSQL server of DATABASE_URL (the test harness's); dropped by `drop`. */
+export const freshDatabase = freshPostgresDatabase;
 
 /** A PostgreSQL cluster of the test's own (initdb in a temp folder, a free port), stoppable and restartable. */
 export interface TestPostgres {

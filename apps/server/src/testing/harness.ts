@@ -10,7 +10,7 @@ const TEST_SECRET_KEY = '7e57'.repeat(16);
 
 export const TEST_ADMIN_PASSWORD = 'Admin-pass-1';
 
-async function freshPostgresDatabase(baseUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function freshPostgresDatabase(baseUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `carhere_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: baseUrl });
   await admin.connect();
