@@ -124,7 +124,16 @@ describe('recordings in Chromium', () => {
       await ww.getByTestId('tipr-model').click();
       const options = ww.locator('.ant-select-dropdown:visible .ant-select-item-option');
       await options.first().waitFor();
-      const names = await options.allTextContents();
+      // The dropdown may re-render while it opens (virtual list, animation): read it once it has settled.
+      let names: string[] = [];
+      await expect
+        .poll(async () => {
+          const now = await options.allTextContents();
+          const settled = now.length > 0 && now.join('|') === names.join('|');
+          names = now;
+          return settled;
+        })
+        .toBe(true);
       await context.close();
       return names;
     };
