@@ -1,10 +1,16 @@
 // Issue 17 (maps that never go blank, addresses without a key) in Chromium with every outside host blocked,
 // as on a machine with no access to any map or geocoding service: the monitor, track, fence and vehicle-check
 // maps show land and borders from the offline base (Natural Earth, shipped with the app), under Baidu's BD-09
-// CRS (the default provider) and a Web Mercator one; alarm addresses are place names, not coordinates.
-// Screenshots: offline-map-monitor, offline-map-world.
+// CRS (the default provider) and a Web Mercator one; alarm addresses are place names, not coordinates. The
+// self-hosted PMTiles archive (PMTILES_FILE, a tiny vector archive written here) is read from Carhere itself
+// and drawn by protomaps-leaflet.
+// Screenshots: offline-map-monitor, offline-map-world, offline-map-pmtiles.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { earthTile, pmtilesArchive } from '../apps/server/src/testing/pmtiles.ts';
 import { ADMIN_PASSWORD, launchBrowser, loginAs, type RunningPlatform, screenshot, startPlatform } from './harness.ts';
 
 /** Land and border pixels of the offline base's canvas (colours of apps/web/src/map/offline/offlineBase.ts). */
@@ -50,9 +56,13 @@ describe('maps and addresses with every outside host blocked', () => {
   let context: BrowserContext;
   let page: Page;
   const outsideRequests: string[] = [];
+  const archiveDir = mkdtempSync(join(tmpdir(), 'carhere-pmtiles-'));
 
   beforeAll(async () => {
-    platform = await startPlatform({ DEMO: '1' });
+    // Every tile of zooms 0..4 is land (a Protomaps `earth` polygon covering it).
+    const archive = join(archiveDir, 'base.pmtiles');
+    writeFileSync(archive, pmtilesArchive(earthTile(), 4));
+    platform = await startPlatform({ DEMO: '1', PMTILES_FILE: archive });
     browser = await launchBrowser();
     context = await browser.newContext({ locale: 'en-US', viewport: { width: 1440, height: 900 } });
     // No map tiles, no geocoder, nothing but Carhere itself.
@@ -69,6 +79,7 @@ describe('maps and addresses with every outside host blocked', () => {
   afterAll(async () => {
     await browser?.close();
     await platform?.stop();
+    rmSync(archiveDir, { recursive: true, force: true });
   });
 
   it('the monitor shows land under the unreachable tiles, then borders and coastlines zoomed out', async () => {
@@ -104,6 +115,43 @@ describe('maps and addresses with every outside host blocked', () => {
     const px = await basePixels(page);
     expect(px.border).toBeGreaterThan(200);
     expect(px.land).toBeGreaterThan(px.total * 0.2);
+    await page.evaluate(() => localStorage.removeItem('useMapType'));
+  });
+
+  it('the self-hosted PMTiles archive is read from Carhere and drawn by protomaps-leaflet', async () => {
+    await page.goto(`${platform.baseUrl}/index/home`);
+    await page.evaluate(() => localStorage.setItem('useMapType', 'pmtiles'));
+    const ranges: string[] = [];
+    const onRequest = (req: { url(): string; headers(): Record<string, string> }) => {
+      if (req.url().includes('/api/map/tiles.pmtiles')) ranges.push(req.headers().range ?? '');
+    };
+    page.on('request', onRequest);
+    const outsideBefore = outsideRequests.length;
+    await page.reload();
+    await page.locator('[data-testid="map"][data-map-type="pmtiles"]').waitFor({ timeout: 30_000 });
+    // Pixels of the Protomaps light style's earth colour (#e2dfda) on the layer's canvas tiles: the archive's
+    // land polygon, drawn (overzoomed past zoom 4) at the monitor's city zoom.
+    const earthPixels = () =>
+      page.evaluate(() => {
+        let n = 0;
+        for (const canvas of document.querySelectorAll<HTMLCanvasElement>('.leaflet-tile-pane canvas.leaflet-tile')) {
+          const ctx = canvas.getContext('2d');
+          if (!ctx || canvas.width === 0) continue;
+          const d = ctx.getImageData(0, 0, canvas.width, canvas.height).data;
+          for (let i = 0; i < d.length; i += 4) {
+            if (Math.abs(d[i] - 0xe2) <= 2 && Math.abs(d[i + 1] - 0xdf) <= 2 && Math.abs(d[i + 2] - 0xda) <= 2) n++;
+          }
+        }
+        return n;
+      });
+    await expect.poll(earthPixels, { timeout: 60_000 }).toBeGreaterThan(50_000);
+    page.off('request', onRequest);
+    // Read in byte ranges, and nothing asked of an outside host for it.
+    expect(ranges.length).toBeGreaterThan(0);
+    expect(ranges.every((r) => /^bytes=\d+-\d+$/.test(r))).toBe(true);
+    expect(outsideRequests.slice(outsideBefore)).toEqual([]);
+    expect(await page.getByTestId('tiles-offline').count()).toBe(0);
+    await screenshot(page, 'offline-map-pmtiles');
     await page.evaluate(() => localStorage.removeItem('useMapType'));
   });
 

@@ -15,6 +15,7 @@ import { MapContext, type MapHandle } from './mapContext.ts';
 import { mapKey } from './mapKeys.ts';
 import { loadOfferedProviders, useMapType } from './mapType.ts';
 import { addOfflineBase, SEA_COLOUR } from './offline/offlineBase.ts';
+import { pmtilesLayer } from './pmtilesLayer.ts';
 import { effectiveProvider, MAP_PROVIDERS, type MapType } from './providers.ts';
 import { ProviderTileLayer } from './providerTileLayer.ts';
 
@@ -83,6 +84,18 @@ export function BaseMap({
     let tiles: ProviderTileLayer | null = null;
     const addTiles = (apiKey: string | null) => {
       if (cancelled) return;
+      if (provider.type === 'pmtiles') {
+        // The archive on this server: an unreadable one leaves the offline base, with the notice.
+        pmtilesLayer(provider, i18n.language).then(
+          (layer) => {
+            if (!cancelled) layer.addTo(m);
+          },
+          () => {
+            if (!cancelled) setTilesFailed(true);
+          },
+        );
+        return;
+      }
       tiles = new ProviderTileLayer({ provider, lang: i18n.language, apiKey });
       tiles.on('tileerror', () => {
         failures++;

@@ -3,7 +3,16 @@
 // users who have not chosen). Until the settings arrive, the spec's default (Baidu) applies.
 import { useSyncExternalStore } from 'react';
 import { callEnvelope } from '../api/client.ts';
-import { DEFAULT_MAP_TYPE, isMapType, MAP_TYPES, type MapType, resolveMapType, setCustomTiles } from './providers.ts';
+import {
+  CONFIGURED_TYPES,
+  DEFAULT_MAP_TYPE,
+  isMapType,
+  MAP_TYPES,
+  type MapType,
+  resolveMapType,
+  setCustomTiles,
+  setPmtiles,
+} from './providers.ts';
 
 const KEY = 'useMapType';
 const listeners = new Set<() => void>();
@@ -22,7 +31,7 @@ function readStored(): string | null {
 }
 
 let offered: OfferedProviders = {
-  visible: MAP_TYPES.filter((t) => t !== 'custom'),
+  visible: MAP_TYPES.filter((t) => !CONFIGURED_TYPES.includes(t)),
   defaultType: DEFAULT_MAP_TYPE,
 };
 let stored: string | null = readStored();
@@ -87,10 +96,12 @@ export function loadOfferedProviders(): Promise<void> {
       visible: string[];
       defaultType: string;
       custom: { url: string; attribution: string; maxZoom: number } | null;
+      pmtiles?: { url: string; attribution: string } | null;
     }>('/map/findProviders', {})
       .then((env) => {
         if (!env.meta.success) return;
         setCustomTiles(env.data.custom);
+        setPmtiles(env.data.pmtiles ?? null);
         mapTypeStore.offer({
           visible: env.data.visible.filter(isMapType),
           defaultType: resolveMapType(env.data.defaultType),

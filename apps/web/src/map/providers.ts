@@ -1,7 +1,8 @@
 // The map providers of spec §1. The selector offers Baidu (default), Baidu satellite, AMap, AMap satellite,
 // Google and Google satellite, plus Yandex and Bing; a stored type that is none of these falls back to Baidu.
-// Two more are ours: OpenStreetMap, and 'custom', the operator's own XYZ tile server (TILE_URL on the
-// server, handed out by /api/map/findProviders). The admin chooses which of them users are offered and the
+// Three more are ours: OpenStreetMap, 'custom', the operator's own XYZ tile server (TILE_URL on the
+// server, handed out by /api/map/findProviders), and 'pmtiles', a PMTiles archive served by Carhere itself
+// (PMTILES_FILE; drawn by pmtilesLayer.ts). The admin chooses which of them users are offered and the
 // default (mapSettings.ts).
 import type { CoordSystem } from './coords.ts';
 import type { TileScheme } from './crs.ts';
@@ -17,12 +18,16 @@ export const MAP_TYPES = [
   'bing',
   'osm',
   'custom',
+  'pmtiles',
 ] as const;
 export type MapType = (typeof MAP_TYPES)[number];
 export const DEFAULT_MAP_TYPE: MapType = 'baidu';
 
 /** The vendor behind a map type: the key of /api/map/getKey and of the key settings screen. */
-export type MapVendor = 'baidu' | 'amap' | 'google' | 'yandex' | 'bing' | 'osm' | 'custom';
+export type MapVendor = 'baidu' | 'amap' | 'google' | 'yandex' | 'bing' | 'osm' | 'custom' | 'pmtiles';
+
+/** Map types offered only when the server has them configured (TILE_URL, PMTILES_FILE). */
+export const CONFIGURED_TYPES: readonly MapType[] = ['custom', 'pmtiles'];
 
 export interface MapProvider {
   type: MapType;
@@ -199,6 +204,21 @@ export const MAP_PROVIDERS: Readonly<Record<MapType, MapProvider>> = {
     streetView: false,
     attribution: '',
   },
+  pmtiles: {
+    type: 'pmtiles',
+    vendor: 'pmtiles',
+    labelKey: 'provider.pmtiles',
+    system: 'wgs84',
+    scheme: 'webMercator',
+    // Replaced by the archive's URL on this server (setPmtiles); without one the type is not offered.
+    url: '',
+    subdomains: [],
+    minZoom: 1,
+    maxZoom: 19,
+    keyRequired: false,
+    streetView: false,
+    attribution: '',
+  },
 };
 
 export interface CustomTiles {
@@ -216,11 +236,33 @@ export function setCustomTiles(tiles: CustomTiles | null): void {
 
 let customProvider: { from: CustomTiles; provider: MapProvider } | null = null;
 
+export interface SelfHostedPmtiles {
+  url: string;
+  attribution: string;
+}
+
+let pmtiles: SelfHostedPmtiles | null = null;
+let pmtilesProvider: { from: SelfHostedPmtiles; provider: MapProvider } | null = null;
+
+/** The PMTiles archive this server serves, as /api/map/findProviders gives it (null: none). */
+export function setPmtiles(archive: SelfHostedPmtiles | null): void {
+  pmtiles = archive;
+}
+
 /**
  * A provider with the runtime parts filled in (the custom tile server's template, zoom and attribution).
  * The same object for the same settings, so a map is not rebuilt on every render.
  */
 export function effectiveProvider(provider: MapProvider): MapProvider {
+  if (provider.type === 'pmtiles' && pmtiles) {
+    if (!pmtilesProvider || pmtilesProvider.from !== pmtiles) {
+      pmtilesProvider = {
+        from: pmtiles,
+        provider: { ...provider, url: pmtiles.url, attribution: escapeAttribution(pmtiles.attribution) },
+      };
+    }
+    return pmtilesProvider.provider;
+  }
   if (provider.type !== 'custom' || !customTiles) return provider;
   if (!customProvider || customProvider.from !== customTiles) {
     customProvider = {

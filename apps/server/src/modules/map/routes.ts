@@ -1,12 +1,14 @@
 // /api/map/*: map keys for the web (set by the administrator in System → mapKey), reverse geocoding and
 // place suggestions through the configured provider with a server-side cache.
+import { createReadStream, statSync } from 'node:fs';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { envelopeOf, ok } from '../../http/envelope.ts';
-import { ApiError } from '../../http/errors.ts';
+import { ApiError, notFound } from '../../http/errors.ts';
 import { callerLang } from '../../http/i18n.ts';
 import type { App } from '../../http/types.ts';
 import { localizedError, localText } from '../fence/localized.ts';
+import { parseRange } from '../ota/routes.ts';
 import { GEOCODER_SETTING, Geocoder, isHongKongUser, loadGeocoderSettings } from './geocoder.ts';
 import { deleteKey, findKey, listKeys, mapVendor, saveKey } from './keys.ts';
 import {
@@ -23,7 +25,14 @@ import {
 } from './schema.ts';
 import { writeSetting } from './settings.ts';
 import { MAP_TEXTS } from './texts.ts';
-import { loadProviderSettings, providersAnswer, providersSchema, saveProviderSettings } from './tileProviders.ts';
+import {
+  loadProviderSettings,
+  PMTILES_URL,
+  pmtilesFromEnv,
+  providersAnswer,
+  providersSchema,
+  saveProviderSettings,
+} from './tileProviders.ts';
 
 const ADMIN = { permission: ['main:system_config'] };
 const tags = ['map'];
@@ -72,6 +81,40 @@ export async function mapRoutes(app: App, ctx: AppContext): Promise<void> {
       },
     },
     async () => ok(await loadProviderSettings(ctx)),
+  );
+
+  // The self-hosted PMTiles archive (PMTILES_FILE), read by the browser in byte ranges: the header and root
+  // directory first, then each tile's bytes. Any signed-in user may read it (a base map holds nobody's data,
+  // so there is no account to check against the caller's subtree); the session check of every /api route
+  // applies. Ranges are read from disk as asked, never the whole archive at once.
+  app.get(
+    PMTILES_URL.slice('/api'.length),
+    {
+      schema: {
+        tags,
+        summary:
+          'The self-hosted PMTiles archive (PMTILES_FILE) for the pmtiles map type: Range requests answered with 206 (404 when none is configured)',
+      },
+    },
+    async (req, reply) => {
+      const archive = pmtilesFromEnv();
+      if (!archive) throw notFound();
+      const stat = statSync(archive.file);
+      const size = stat.size;
+      const range = parseRange(req.headers.range, size);
+      reply
+        .header('accept-ranges', 'bytes')
+        // The archive's identity: pmtiles re-reads the header when it changes (a replaced file).
+        .header('etag', `"${size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}"`)
+        .header('cache-control', 'private, max-age=3600')
+        .type('application/vnd.pmtiles');
+      if (range === 'invalid') return reply.code(416).header('content-range', `bytes */${size}`).send();
+      const start = range?.start ?? 0;
+      const end = range?.end ?? size - 1;
+      if (range) reply.code(206).header('content-range', `bytes ${start}-${end}/${size}`);
+      reply.header('content-length', String(end - start + 1));
+      return reply.send(size === 0 ? '' : createReadStream(archive.file, { start, end }));
+    },
   );
 
   app.post(

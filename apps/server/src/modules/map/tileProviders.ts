@@ -3,6 +3,11 @@
 // Bing) plus two we add: OpenStreetMap and `custom`, an XYZ tile server the operator runs (TILE_URL, e.g.
 // https://tiles.example.com/{z}/{x}/{y}.png, or a path on this server). The custom server is set in the
 // environment, not in the UI, because its origin goes into the Content-Security-Policy sent with every page.
+// A third, `pmtiles`: a PMTiles archive (vector or raster tiles in one file) on this server's disk
+// (PMTILES_FILE), served by Carhere itself at PMTILES_URL with HTTP range requests and drawn in the browser by
+// protomaps-leaflet (vector) or pmtiles' raster layer; no tile server and no outside host needed.
+import { statSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { readSetting, writeSetting } from './settings.ts';
@@ -19,6 +24,7 @@ export const MAP_TYPES = [
   'bing',
   'osm',
   'custom',
+  'pmtiles',
 ] as const;
 export type MapTypeName = (typeof MAP_TYPES)[number];
 export const DEFAULT_MAP_TYPE: MapTypeName = 'baidu';
@@ -56,6 +62,27 @@ export function customTilesOrigin(env: NodeJS.ProcessEnv = process.env): string 
   }
 }
 
+/** Where this server serves the PMTiles archive (routes.ts). */
+export const PMTILES_URL = '/api/map/tiles.pmtiles';
+
+export interface SelfHostedPmtiles {
+  /** absolute path of the archive on this server */
+  file: string;
+  attribution: string;
+}
+
+/** The PMTiles archive from the environment (PMTILES_FILE: an absolute path to a readable file), or null. */
+export function pmtilesFromEnv(env: NodeJS.ProcessEnv = process.env): SelfHostedPmtiles | null {
+  const file = (env.PMTILES_FILE ?? '').trim();
+  if (!file || !isAbsolute(file)) return null;
+  try {
+    if (!statSync(file).isFile()) return null;
+  } catch {
+    return null;
+  }
+  return { file, attribution: (env.PMTILES_ATTRIBUTION ?? '').trim() };
+}
+
 export const providersSchema = z.object({
   /** The map types offered in every map's selector, in this order. */
   visible: z.array(z.enum(MAP_TYPES)).min(1).max(MAP_TYPES.length),
@@ -66,21 +93,25 @@ export type ProviderSettings = z.infer<typeof providersSchema>;
 
 export const providersAnswer = providersSchema.extend({
   custom: z.object({ url: z.string(), attribution: z.string(), maxZoom: z.number().int() }).nullable(),
+  /** The PMTiles archive this server serves (PMTILES_FILE), or null. */
+  pmtiles: z.object({ url: z.string(), attribution: z.string() }).nullable(),
 });
 
-/** Stored settings, with `custom` offered only when a tile server is configured. */
+/** Stored settings, with `custom` and `pmtiles` offered only when configured. */
 export async function loadProviderSettings(
   ctx: AppContext,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<z.infer<typeof providersAnswer>> {
   const custom = customTilesFromEnv(env);
-  const known = MAP_TYPES.filter((t) => t !== 'custom' || custom);
+  const archive = pmtilesFromEnv(env);
+  const pmtiles = archive ? { url: PMTILES_URL, attribution: archive.attribution } : null;
+  const known = MAP_TYPES.filter((t) => (t !== 'custom' || custom) && (t !== 'pmtiles' || pmtiles));
   const stored = await readSetting<Partial<ProviderSettings>>(ctx, TILE_PROVIDERS_SETTING);
   let visible = (stored?.visible ?? known).filter((t): t is MapTypeName => known.includes(t as MapTypeName));
   if (visible.length === 0) visible = [...known];
   const wanted = stored?.defaultType ?? DEFAULT_MAP_TYPE;
   const defaultType = visible.includes(wanted) ? wanted : visible[0];
-  return { visible: [...new Set(visible)], defaultType, custom };
+  return { visible: [...new Set(visible)], defaultType, custom, pmtiles };
 }
 
 /** Stores the choice; the default is always offered (added first to `visible` when it was left out). */

@@ -1,6 +1,6 @@
 // System → mapKey: which map providers users are offered and the default for users who have not chosen
 // (/api/map/findProviders, /api/map/saveProviders). The operator's own tile server is offered only when
-// TILE_URL is set on the server.
+// TILE_URL is set on the server, the PMTiles archive when PMTILES_FILE is.
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { App, Button, Card, Checkbox, Form, Select, Typography } from 'antd';
 import { useEffect } from 'react';
@@ -13,6 +13,7 @@ interface Providers {
   visible: MapType[];
   defaultType: MapType;
   custom: { url: string } | null;
+  pmtiles: { url: string } | null;
 }
 
 export function MapProvidersCard() {
@@ -33,7 +34,9 @@ export function MapProvidersCard() {
     },
     onError: (err: Error) => message.error(err.message),
   });
-  const available = MAP_TYPES.filter((type) => type !== 'custom' || settings.data?.custom);
+  const available = MAP_TYPES.filter(
+    (type) => (type !== 'custom' || settings.data?.custom) && (type !== 'pmtiles' || settings.data?.pmtiles),
+  );
   return (
     <Card title={t('providers.title')} size="small" loading={settings.isLoading} data-testid="map-providers">
       <Form form={form} layout="vertical" onFinish={(v) => save.mutate(v)} style={{ maxWidth: 720 }}>
