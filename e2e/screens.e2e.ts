@@ -3,7 +3,10 @@
 // (no map tiles, no geocoder), on the demo install. Each visit keeps a screenshot (JPEG, e2e/screenshots/screens/,
 // kept by CI as artifacts, not committed) and fails the screen on: a label cut off without a tooltip (its
 // scroll width larger than its client width), the page scrolling sideways, a console error or uncaught
-// exception, or a map without its offline base drawn.
+// exception, a map without its offline base drawn, or a list that is empty without saying what to do next
+// (antd's bare "No data"). The admin's main screens are also visited in the other nine languages (desktop
+// only: labels cut, sideways scroll, console errors), and three lists are caught loading (their answers held
+// back) to see the skeleton in place of the empty text.
 //
 // Run time: one browser, one page per role, reused across languages and widths; screens are changed inside the
 // single-page app (history.pushState), not reloaded; no sleeps — a visit waits until no spinner or skeleton
@@ -11,7 +14,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { canAccessRoute, forcesChineseInterface, permissionsFor, ROLES, ROUTES } from '@carhere/domain';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ADMIN_PASSWORD,
@@ -31,6 +34,20 @@ const WIDTHS = [
   { name: 'phone', width: 390, height: 844 },
 ] as const;
 const LANGS = ['cn', 'en'] as const;
+/** The other nine languages, checked once each over MAIN_SCREENS as the admin at 1440×900. */
+const MORE_LANGS = ['en-IN', 'es', 'fr', 'pt', 'ru', 'my', 'km', 'th', 'vi'] as const;
+const MAIN_SCREENS = [
+  '/index/home',
+  '/index/dashboard',
+  '/index/alarms',
+  '/index/device/deviceList',
+  '/index/device/deviceImport',
+  '/index/agent/agentList',
+  '/index/fence',
+  '/index/directive',
+  '/index/count/countMileage',
+  '/index/system/mapKey',
+];
 
 /** Labels whose text must fit or carry a tooltip. */
 const LABELS = [
@@ -154,6 +171,21 @@ function measure(page: Page, selector: string): Promise<Findings> {
   }, selector);
 }
 
+/**
+ * Visible lists (not loading) that are empty without a word of what to do: antd's bare default text, or
+ * nothing at all. Every list gets the screen's hint (app/EmptyState.tsx) or its own text.
+ */
+function bareEmptyLists(page: Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      [...document.querySelectorAll<HTMLElement>('.ant-table-placeholder, .ant-list-empty-text')].filter((e) => {
+        if (e.getClientRects().length === 0 || e.closest('[aria-busy="true"], [aria-hidden="true"]')) return false;
+        const text = (e.textContent ?? '').trim();
+        return text === '' || text === 'No data' || text === '暂无数据';
+      }).length,
+  );
+}
+
 async function go(page: Page, path: string): Promise<void> {
   await page.evaluate((p) => {
     window.history.pushState({}, '', p);
@@ -262,6 +294,8 @@ describe('every screen, every role, cn and en, desktop and phone', () => {
               if (f.cut.length > 0) problems.push(`${where}: cut off ${JSON.stringify(f.cut.slice(0, 5))}`);
               if (f.sideways > 1) problems.push(`${where}: page scrolls sideways by ${f.sideways}px`);
               if (f.blankMap) problems.push(`${where}: a map without its offline base`);
+              const bare = await bareEmptyLists(page);
+              if (bare > 0) problems.push(`${where}: ${bare} empty list(s) without a hint`);
               const must = MUST_SHOW[account.who]?.[path];
               if (must) {
                 const shown = await page
@@ -284,4 +318,84 @@ describe('every screen, every role, cn and en, desktop and phone', () => {
       expect(problems, problems.join('\n')).toEqual([]);
     }, 900_000);
   }
+
+  it('admin: the main screens fit and name every label in the other nine languages; lists load with a skeleton', async () => {
+    const context = await browser.newContext({ locale: 'en-US', viewport: WIDTHS[0] });
+    await context.route('**/*', (route) =>
+      new URL(route.request().url()).hostname === '127.0.0.1' ? route.continue() : route.abort(),
+    );
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('console', (msg) => {
+      if (msg.type() !== 'error') return;
+      if (isOutsideRefusal(msg.text(), msg.location().url)) return;
+      errors.push(msg.text().slice(0, 200));
+    });
+    page.on('pageerror', (err) => errors.push(`uncaught: ${err.message.slice(0, 200)}`));
+    const problems: string[] = [];
+    try {
+      await loginAs(page, platform.baseUrl, 'admin', ADMIN_PASSWORD);
+      await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+      for (const lang of MORE_LANGS) {
+        await page.evaluate((l) => localStorage.setItem('useLang', l), lang);
+        await page.reload();
+        for (const path of MAIN_SCREENS) {
+          errors.length = 0;
+          await go(page, path);
+          await settle(page);
+          const where = `admin ${lang} 1440px ${path}`;
+          const f = await measure(page, LABELS);
+          if (f.cut.length > 0) problems.push(`${where}: cut off ${JSON.stringify(f.cut.slice(0, 5))}`);
+          if (f.sideways > 1) problems.push(`${where}: page scrolls sideways by ${f.sideways}px`);
+          if (errors.length > 0) problems.push(`${where}: console ${JSON.stringify(errors.slice(0, 3))}`);
+          await page.screenshot({
+            path: join(OUT, `admin-${lang}-desktop${path.replaceAll('/', '_')}.jpg`),
+            type: 'jpeg',
+            quality: 55,
+          });
+        }
+      }
+      // Loading: every answer of the screen held back, its list shows skeleton rows (not an empty text).
+      await page.evaluate(() => localStorage.setItem('useLang', 'en'));
+      await page.reload();
+      for (const path of ['/index/system/apiKey', '/index/alarms', '/index/agent/agentList']) {
+        await go(page, '/index/dashboard');
+        await settle(page);
+        let release = () => {};
+        const held = new Promise<void>((r) => {
+          release = r;
+        });
+        const hold = async (route: Route) => {
+          await held;
+          await route.continue().catch(() => undefined);
+        };
+        await page.route('**/api/**', hold);
+        await go(page, path);
+        const skeleton = await page
+          .waitForFunction(
+            () =>
+              [
+                ...document.querySelectorAll<HTMLElement>('[aria-busy="true"] .ant-table-placeholder .ant-table-cell'),
+              ].some((c) => c.getClientRects().length > 0 && getComputedStyle(c, '::after').content !== 'none'),
+            undefined,
+            { timeout: 20_000, polling: 100 },
+          )
+          .then(() => true)
+          .catch(() => false);
+        if (!skeleton) problems.push(`${path}: no skeleton while its list loads`);
+        else
+          await page.screenshot({
+            path: join(OUT, `admin-en-loading${path.replaceAll('/', '_')}.jpg`),
+            type: 'jpeg',
+            quality: 55,
+          });
+        release();
+        await page.unroute('**/api/**', hold);
+        await settle(page);
+      }
+    } finally {
+      await context.close();
+    }
+    expect(problems, problems.join('\n')).toEqual([]);
+  }, 900_000);
 });

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { callEnvelope, setSessionExpiredHandler } from './api/client.ts';
 import type { LoginData } from './api/types.ts';
 import { App } from './app/App.tsx';
+import { EmptyState, listSkeletonCss } from './app/EmptyState.tsx';
 import { authStore } from './auth/store.ts';
 import { loadBrand, useBrand } from './features/custself/brand.ts';
 import './i18n/index.ts';
@@ -31,6 +32,10 @@ async function restoreSession(): Promise<void> {
   }
 }
 
+/** Lists without their own empty text say what to do next on their screen (app/EmptyState.tsx). */
+const renderEmpty = (component?: string) =>
+  component === 'Table' || component === 'List' ? <EmptyState /> : undefined;
+
 /** Card titles wrap instead of cutting a long title (a phone's width, a long account name, ru or my texts). */
 const CARD = { styles: { title: { whiteSpace: 'normal', overflow: 'visible', paddingBlock: 6 } } } as const;
 
@@ -45,7 +50,12 @@ function Root() {
   }, []);
   if (!ready) return null;
   return (
-    <ConfigProvider locale={locale} theme={{ token: { colorPrimary: brand?.primaryColor || '#1677ff' } }} card={CARD}>
+    <ConfigProvider
+      locale={locale}
+      theme={{ token: { colorPrimary: brand?.primaryColor || '#1677ff' } }}
+      card={CARD}
+      renderEmpty={renderEmpty}
+    >
       {/* antd's App (message, modal, notification) wraps the signed-in layout only (MainLayout): the login
           page does not use them, so they are not in its first bundle. */}
       <QueryClientProvider client={queryClient}>
@@ -56,7 +66,7 @@ function Root() {
 }
 
 const style = document.createElement('style');
-style.textContent = 'html,body,#root{height:100%;margin:0}';
+style.textContent = `html,body,#root{height:100%;margin:0}${listSkeletonCss}`;
 document.head.appendChild(style);
 
 createRoot(document.getElementById('root')!).render(

@@ -18,9 +18,16 @@ export function TaskList({ area, kind }: { area?: 'main' | 'factory'; kind?: str
   const [page, setPage] = useState(1);
   const [rows, setRows] = useState<{ total: number; list: TaskView[] }>({ total: 0, list: [] });
   const [open, setOpen] = useState<string | null>(null);
+  // Until the first answer the list shows skeleton rows, not "nothing here".
+  const [loading, setLoading] = useState(true);
   const search = async (p = 1) => {
     setPage(p);
-    setRows(await findTasks({ area, kind, terminalID: imei.trim() || undefined, pageNum: p, pageSize: 20 }));
+    setLoading(true);
+    try {
+      setRows(await findTasks({ area, kind, terminalID: imei.trim() || undefined, pageNum: p, pageSize: 20 }));
+    } finally {
+      setLoading(false);
+    }
   };
   // biome-ignore lint/correctness/useExhaustiveDependencies: first load only
   useEffect(() => {
@@ -39,6 +46,7 @@ export function TaskList({ area, kind }: { area?: 'main' | 'factory'; kind?: str
         rowKey="id"
         size="small"
         dataSource={rows.list}
+        loading={loading}
         onRow={(r) =>
           ({ onClick: () => setOpen(r.id), style: { cursor: 'pointer' }, 'data-testid': `task-row-${r.id}` }) as never
         }

@@ -15,14 +15,18 @@ function SystemLogTab() {
   const [rows, setRows] = useState<SystemLogRow[]>([]);
   const [live, setLive] = useState(false);
   const newest = useRef<string | undefined>(undefined);
+  const [loading, setLoading] = useState(true);
 
   const search = async () => {
+    setLoading(true);
     try {
       const page = await findSystemLog({ keyword: keyword || undefined, level, pageNum: 1, pageSize: 200 });
       setRows(page.list);
       newest.current = page.list[0]?.id;
     } catch (err) {
       message.error((err as Error).message);
+    } finally {
+      setLoading(false);
     }
   };
   // biome-ignore lint/correctness/useExhaustiveDependencies: first load only
@@ -72,6 +76,7 @@ function SystemLogTab() {
         rowKey="id"
         size="small"
         dataSource={rows}
+        loading={loading}
         data-testid="system-log-table"
         pagination={{ pageSize: 50, showSizeChanger: false }}
         expandable={{
