@@ -15,7 +15,9 @@ export default function DeviceLogPage() {
   const [until, setUntil] = useState<string | null>(null);
   const [captured, setCaptured] = useState<FrameRow[]>([]);
 
+  const [loading, setLoading] = useState(true);
   const search = async (p = 1) => {
+    setLoading(true);
     try {
       setPage(p);
       setRows(await findDeviceLog({ terminalID: imei.trim() || undefined, pageNum: p, pageSize: 20 }));
@@ -26,6 +28,8 @@ export default function DeviceLogPage() {
       }
     } catch (err) {
       message.error((err as Error).message);
+    } finally {
+      setLoading(false);
     }
   };
 
@@ -60,6 +64,7 @@ export default function DeviceLogPage() {
         rowKey="id"
         size="small"
         dataSource={rows.list}
+        loading={loading}
         pagination={{
           current: page,
           pageSize: 20,

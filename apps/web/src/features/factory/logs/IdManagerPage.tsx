@@ -14,9 +14,15 @@ export default function IdManagerPage() {
   const [rows, setRows] = useState<{ total: number; list: IdRow[] }>({ total: 0, list: [] });
   const [imei, setImei] = useState('');
   const [nbId, setNbId] = useState('');
+  const [loading, setLoading] = useState(true);
   const search = async (p = 1) => {
     setPage(p);
-    setRows(await findIds({ keyword: keyword.trim() || undefined, pageNum: p, pageSize: 20 }));
+    setLoading(true);
+    try {
+      setRows(await findIds({ keyword: keyword.trim() || undefined, pageNum: p, pageSize: 20 }));
+    } finally {
+      setLoading(false);
+    }
   };
   // biome-ignore lint/correctness/useExhaustiveDependencies: first load only
   useEffect(() => {
@@ -82,6 +88,7 @@ export default function IdManagerPage() {
         rowKey="terminalID"
         size="small"
         dataSource={rows.list}
+        loading={loading}
         data-testid="id-table"
         pagination={{
           current: page,
