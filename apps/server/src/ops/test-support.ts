@@ -149,7 +149,10 @@ export async function startCarhere(
 ): Promise<CarhereProcess> {
   const [port, gt06Port, jt808Port] = [await freePort(), await freePort(), await freePort()];
   let out = '';
-  const child = spawn(join(repo, 'node_modules/.bin/tsx'), [join(repo, 'apps/server/src/cli.ts'), 'serve', ...args], {
+  // Node itself with tsx's loader, as the systemd units of docs/deployment.md run it: the signals (SIGTERM,
+  // SIGUSR2, SIGKILL) reach the server process. The tsx command would stand between them and die of SIGUSR2.
+  const cli = join(repo, 'apps/server/src/cli.ts');
+  const child = spawn(process.execPath, ['--import', 'tsx', cli, 'serve', ...args], {
     cwd: repo,
     env: {
       ...process.env,
