@@ -97,8 +97,8 @@ async function main(): Promise<void> {
     await registerDevices(ctx, terminalIds(FIRST, DEVICES), 'gt06');
     await close();
     const env = { DATABASE_URL: store.url as string, BUS_URL: nats.url, LOG_HTTP: '0' };
-    processes.api = await startCarhere(['--only', 'api'], env, { timeoutMs: 180_000 });
-    processes.gateway = await startCarhere(['--only', 'gateway'], env, { timeoutMs: 180_000 });
+    processes.api = await startCarhere(['--only', 'api'], env, { timeoutMs: 180_000, direct: true });
+    processes.gateway = await startCarhere(['--only', 'gateway'], env, { timeoutMs: 180_000, direct: true });
     const login = await fetch(`${processes.api.baseUrl}/api/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

@@ -24,7 +24,7 @@ beforeAll(async () => {
     Object.assign(env, { DATABASE_URL: '', DATA_DIR: dir });
     cleanup = async () => rmSync(dir, { recursive: true, force: true });
   }
-  server = await startCarhere([], env, { timeoutMs: 280_000 });
+  server = await startCarhere([], env, { timeoutMs: 280_000, direct: true });
   // The signal handlers are set once the start is over (the process answers /api/ready a moment before).
   await waitFor(() => server.output().includes('Carhere is running'), 'the end of the start');
 }, 300_000);
