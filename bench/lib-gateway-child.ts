@@ -47,12 +47,18 @@ export function spawnJsonChild(
       new Promise<T>((resolve, reject) => {
         const i = messages.findIndex((m) => m.event === event);
         if (i >= 0) return resolve(messages.splice(i, 1)[0] as T);
-        const timer = setTimeout(() => reject(new Error(`${script}: no "${event}" within ${timeoutMs} ms`)), timeoutMs);
-        child.once('exit', (code) => reject(new Error(`${script} exited (${code}) before "${event}"`)));
+        // The exit listener goes once the message came (a long soak asks for hundreds of messages).
+        const exited = (code: number | null) => reject(new Error(`${script} exited (${code}) before "${event}"`));
+        const timer = setTimeout(() => {
+          child.off('exit', exited);
+          reject(new Error(`${script}: no "${event}" within ${timeoutMs} ms`));
+        }, timeoutMs);
+        child.once('exit', exited);
         waiters.push({
           event,
           resolve: (m) => {
             clearTimeout(timer);
+            child.off('exit', exited);
             resolve(m as T);
           },
         });

@@ -2,8 +2,13 @@
 // over TCP: an end user's "my account" (no Customers menu, its own password), drivers and the driver in the
 // monitor popup, the selected device and account surviving a reload, the per-device bulk edit with its preview,
 // special-brand hiding and the no-process set from search, batch command results, the help pages, and signing
-// in by a device's IMEI (/loginByCert).
+// in by a device's IMEI (/loginByCert), and the data import for one customer (template, upload, preview,
+// import with progress, result counts).
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { SimulatedDevice, VehicleTrack } from '@carhere/simulator';
+import ExcelJS from 'exceljs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -22,6 +27,7 @@ const USER = { username: 'e2e-cs-user', password: 'User-pass-1', nickname: 'CS C
 const IMEI_A = '868120000071001';
 const IMEI_B = '868120000071002';
 const IMEI_C = '868120000071003';
+const IMEI_D = '868120000071004';
 const APP_URL = 'https://apps.example.com/carhere.apk';
 
 async function call<T = { id?: string }>(baseUrl: string, cookie: string, path: string, body: unknown) {
@@ -51,6 +57,7 @@ describe('customer self-service in Chromium', () => {
   let admin: string;
   let tracker: SimulatedDevice;
   let userId: string;
+  let agentId: string;
   let agentPage: Page;
 
   const newPage = async (username: string, password: string) => {
@@ -66,6 +73,7 @@ describe('customer self-service in Chromium', () => {
     admin = await apiLogin(platform.baseUrl, 'admin', ADMIN_PASSWORD);
     const agent = await call(platform.baseUrl, admin, '/user/insertUser', { ...AGENT, role: 2 });
     expect(agent.meta.success).toBe(true);
+    agentId = String(agent.data.id);
     const user = await call(platform.baseUrl, admin, '/user/insertUser', { ...USER, role: 3, parentId: agent.data.id });
     expect(user.meta.success).toBe(true);
     userId = String(user.data.id);
@@ -281,5 +289,65 @@ describe('customer self-service in Chromium', () => {
     const row = page.locator(`[data-testid="device-row"][data-terminal-id="${IMEI_A}"]`);
     await expect.poll(() => row.getAttribute('aria-selected'), { timeout: 20_000 }).toBe('true');
     await context.close();
+  });
+
+  it('data import for one customer: the template filled in, uploaded, previewed, imported with progress', async () => {
+    // A device of the agent's stock, to go to the customer with its data.
+    const imported = await call<{ state: string }>(platform.baseUrl, admin, '/device/import', {
+      text: IMEI_D,
+      protocol: 2,
+      deviceType: 12,
+      userId: agentId,
+      wait: true,
+    });
+    expect(imported.meta.success, imported.meta.message).toBe(true);
+    const page = agentPage;
+    await page.goto(`${platform.baseUrl}/index/device/huaXiangDataImport`);
+    await page.getByTestId('import-customer').click();
+    await page.locator('.ant-select-dropdown [title*="e2e-cs-user"]').first().click();
+
+    // The template as the screen gives it, filled in as a customer's sheet would be: one good line, one
+    // device that does not exist.
+    const download = page.waitForEvent('download');
+    await page.getByTestId('import-template').click();
+    const dir = mkdtempSync(join(tmpdir(), 'data-import-'));
+    const template = join(dir, 'template.xlsx');
+    await (await download).saveAs(template);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.readFile(template);
+    const sheet = book.worksheets[0];
+    expect(sheet.getRow(1).getCell(1).value).toBe('IMEI');
+    sheet.addRow([IMEI_D, 'Van D', '粤B54321', '', '', 'Wang Wu', '13700001111']);
+    sheet.addRow(['868120000079998', 'Ghost']);
+    const filled = join(dir, 'filled.xlsx');
+    await book.xlsx.writeFile(filled);
+    await page.locator('[data-testid="data-import-page"] input[type="file"]').setInputFiles(filled);
+
+    await page.getByText('Preview: 1 of 2 lines change').waitFor();
+    await page.getByText('Moves to the customer').waitFor();
+    await screenshot(page, 'custself-data-import-preview');
+    await page.getByTestId('import-run').click();
+    await expect
+      .poll(() => page.getByTestId('import-result').textContent(), { timeout: 60_000 })
+      .toContain('1 lines imported, 1 failed');
+    // The progress bar is full (antd shows a tick rather than the figure at 100%).
+    await expect
+      .poll(() => page.getByTestId('import-progress').getAttribute('aria-valuenow'), { timeout: 60_000 })
+      .toBe('100');
+    // The result per line replaces the preview; the import button is gone.
+    expect(await page.getByTestId('import-run').count()).toBe(0);
+
+    // The device is the customer's now, with its data (asked as the administrator: the agent, special-brand
+    // since the test above, does not list never-activated devices).
+    const mine = await call<{ list: { terminalID: string; nickname: string; carNumber: string }[] }>(
+      platform.baseUrl,
+      admin,
+      '/device/findByUserId',
+      { userId, pageSize: 100 },
+    );
+    expect(mine.data.list.find((d) => d.terminalID === IMEI_D)).toMatchObject({
+      nickname: 'Van D',
+      carNumber: '粤B54321',
+    });
   });
 });

@@ -2,7 +2,8 @@
 // the GT06 type's command menu on device/deviceConfig and the command screen changes with it; the work-mode
 // form checks its values with the domain rules; a feature the type lacks is disabled on the command and tyre
 // screens; an oil cut reply is read with the spec's texts; the device settings drawer stores the settings and
-// sends the commands that apply them over real TCP to a simulated tracker, and lists their results.
+// sends the commands that apply them over real TCP to a simulated tracker, and lists their results; its tank
+// volume offers the spec's options (1.0–29.9 L).
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -122,6 +123,16 @@ describe('device types and command rules in Chromium', () => {
     await page.goto(`${platform.baseUrl}/index/directive?terminalID=${IMEI}`);
     await page.getByTestId('device-settings-open').click();
     await page.getByTestId('settings-field-powerOnTime').waitFor();
+    // The tank volume offers the spec's options, 1.0–29.9 L (OIL_VOLUME_OPTIONS_L), and nothing beyond them.
+    await page.getByTestId('settings-field-oilVolumeL').click();
+    const oilOptions = page.locator('.ant-select-dropdown:visible .ant-select-item-option');
+    await expect.poll(() => oilOptions.first().textContent(), { timeout: 30_000 }).toBe('1.0 L');
+    await page.keyboard.type('29.9');
+    await expect.poll(() => oilOptions.allTextContents(), { timeout: 30_000 }).toEqual(['29.9 L']);
+    for (let i = 0; i < 4; i++) await page.keyboard.press('Backspace');
+    await page.keyboard.type('30');
+    await expect.poll(() => oilOptions.count(), { timeout: 30_000 }).toBe(0);
+    await page.keyboard.press('Escape');
     await fill(page, 'settings-field-timeModeMinutes', '30');
     await fill(page, 'settings-field-powerOnTime', '18:30');
     await fill(page, 'settings-field-intervalHours', '6');

@@ -5,6 +5,8 @@
 // unbranded visitor sees the platform's own login page.
 // The seller's sign-in link: from a device's row the seller makes /loginByCert?imei=…&link=…; the customer who
 // opens it chooses the device account's password and lands on the device; the link works once.
+// Under load every wait is on an event (an element, a URL, a value polled until it arrives) with long bounds:
+// a page may take many seconds to load on a busy machine, and nothing is read before it has appeared.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,12 +29,18 @@ const PNG = Buffer.from(
 );
 const APP_LINK = 'https://apps.acme.example/fleet.apk';
 const IMEI = `8613${String(Date.now()).slice(-8)}001`;
+/** Bounds of every wait (Playwright's own and the polls'): generous, since each ends on its event. */
+const WAIT_MS = 90_000;
+/** A value read again until it matches (vitest's default would give up after one second). */
+const poll = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: WAIT_MS, interval: 200 });
 
-describe('login variants in Chromium', () => {
+describe('login variants in Chromium', { timeout: 300_000 }, () => {
   let platform: RunningPlatform;
   let browser: Browser;
   const fresh = async (locale = 'en-US'): Promise<Page> => {
     const context = await browser.newContext({ locale, viewport: { width: 1280, height: 800 } });
+    context.setDefaultTimeout(WAIT_MS);
+    context.setDefaultNavigationTimeout(WAIT_MS);
     return context.newPage();
   };
 
@@ -69,7 +77,7 @@ describe('login variants in Chromium', () => {
     await page.locator('.ant-select-item-option', { hasText: /^Google Maps$/ }).click();
     await page.getByTestId('brand-save').click();
     await page.getByTestId('brand-edit-acme').waitFor();
-    expect(await page.getByTestId('brands-section').textContent()).toContain('/b/acme');
+    await poll(() => page.getByTestId('brands-section').textContent()).toContain('/b/acme');
     await page.getByTestId('brand-form').waitFor({ state: 'detached' });
     await screenshot(page, 'brands-admin');
     await page.context().close();
@@ -79,37 +87,40 @@ describe('login variants in Chromium', () => {
     const page = await fresh();
     await page.goto(`${platform.baseUrl}/b/acme`);
     await page.waitForURL('**/login');
-    await expect.poll(() => page.getByTestId('login-title').textContent()).toBe('Acme vehicle tracking');
-    expect(await page.locator('[data-brand]').getAttribute('data-brand')).toBe('acme');
-    expect(await page.getByTestId('brand-logo').getAttribute('src')).toMatch(/^data:image\/png;base64,/);
-    expect(await page.getByTestId('login-app-link').getAttribute('href')).toBe(APP_LINK);
+    await poll(() => page.getByTestId('login-title').textContent()).toBe('Acme vehicle tracking');
+    await poll(() => page.locator('[data-brand]').getAttribute('data-brand')).toBe('acme');
+    await poll(() => page.getByTestId('brand-logo').getAttribute('src')).toMatch(/^data:image\/png;base64,/);
+    await poll(() => page.getByTestId('login-app-link').getAttribute('href')).toBe(APP_LINK);
     // The brand's default language for a visitor who never chose one (the browser says English).
-    await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe('fr');
-    expect(await page.evaluate(() => document.title)).toBe('Acme vehicle tracking');
-    const background = await page.locator('[data-brand]').evaluate((el) => getComputedStyle(el).backgroundImage);
-    expect(background).toContain('rgb(170, 51, 0)');
+    await poll(() => page.evaluate(() => document.documentElement.lang)).toBe('fr');
+    await poll(() => page.evaluate(() => document.title)).toBe('Acme vehicle tracking');
+    await poll(() => page.locator('[data-brand]').evaluate((el) => getComputedStyle(el).backgroundImage)).toContain(
+      'rgb(170, 51, 0)',
+    );
     await screenshot(page, 'brands-login');
 
     await page.getByTestId('username').fill('admin');
     await page.getByTestId('password').fill(ADMIN_PASSWORD);
     await page.getByTestId('login-submit').click();
     await page.waitForURL('**/index/**');
-    await expect.poll(() => page.getByTestId('header-title').textContent()).toBe('Acme Fleet');
-    expect(await page.getByTestId('header-logo').count()).toBe(1);
-    const header = await page.getByTestId('app-header').evaluate((el) => getComputedStyle(el).backgroundColor);
-    expect(header).toBe('rgb(34, 17, 0)');
+    await poll(() => page.getByTestId('header-title').textContent()).toBe('Acme Fleet');
+    await page.getByTestId('header-logo').waitFor();
+    await poll(() => page.getByTestId('app-header').evaluate((el) => getComputedStyle(el).backgroundColor)).toBe(
+      'rgb(34, 17, 0)',
+    );
     // The brand's default map for a user who never chose one.
     await page.goto(`${platform.baseUrl}/index/home`);
-    await expect.poll(() => page.getByTestId('map').getAttribute('data-map-type'), { timeout: 20_000 }).toBe('google');
+    await poll(() => page.getByTestId('map').getAttribute('data-map-type')).toBe('google');
     // A reload keeps the brand (remembered key).
     await page.reload();
-    await expect.poll(() => page.getByTestId('header-title').textContent()).toBe('Acme Fleet');
+    await poll(() => page.getByTestId('header-title').textContent()).toBe('Acme Fleet');
     await page.context().close();
   });
 
   it('the brand’s host name selects it without a path; other hosts get the platform’s own page', async () => {
     const plain = await fresh();
     await plain.goto(`${platform.baseUrl}/login`);
+    // The brand is looked up before the first render: once the title shows, the page is as it stays.
     await plain.getByTestId('login-title').waitFor();
     expect(await plain.locator('[data-brand]').getAttribute('data-brand')).toBe('');
     expect(await plain.getByTestId('brand-logo').count()).toBe(0);
@@ -117,8 +128,8 @@ describe('login variants in Chromium', () => {
 
     const byHost = await fresh();
     await byHost.goto(platform.baseUrl.replace('127.0.0.1', 'localhost') + '/login');
-    await expect.poll(() => byHost.getByTestId('login-title').textContent()).toBe('Acme vehicle tracking');
-    expect(await byHost.locator('[data-brand]').getAttribute('data-brand')).toBe('acme');
+    await poll(() => byHost.getByTestId('login-title').textContent()).toBe('Acme vehicle tracking');
+    await poll(() => byHost.locator('[data-brand]').getAttribute('data-brand')).toBe('acme');
     await byHost.context().close();
   });
 
@@ -134,14 +145,16 @@ describe('login variants in Chromium', () => {
     await admin.locator('tr', { hasText: IMEI }).getByTestId('device-row-actions').click();
     await admin.getByTestId('device-action-signInLink').click();
     await admin.getByTestId('sign-in-link-make').click();
-    const url = (await admin.getByTestId('sign-in-link-url').textContent()) ?? '';
+    const linkText = async () => (await admin.getByTestId('sign-in-link-url').textContent()) ?? '';
+    await poll(linkText).toContain(`${platform.baseUrl}/loginByCert?imei=${IMEI}&link=`);
+    const url = await linkText();
     expect(url.startsWith(`${platform.baseUrl}/loginByCert?imei=${IMEI}&link=`)).toBe(true);
     await screenshot(admin, 'login-variants-sign-in-link');
     await admin.context().close();
 
     const customer = await fresh();
     await customer.goto(url);
-    expect(await customer.getByTestId('cert-imei').inputValue()).toBe(IMEI);
+    await poll(() => customer.getByTestId('cert-imei').inputValue()).toBe(IMEI);
     await customer.getByTestId('cert-password').fill('Customer-pass-1');
     await customer.getByTestId('cert-confirm').fill('Customer-pass-2');
     await customer.getByTestId('cert-submit').click();
@@ -150,7 +163,7 @@ describe('login variants in Chromium', () => {
     await customer.getByTestId('cert-submit').click();
     await customer.waitForURL('**/index/home');
     const row = customer.locator(`[data-testid="device-row"][data-terminal-id="${IMEI}"]`);
-    await expect.poll(() => row.getAttribute('aria-selected'), { timeout: 20_000 }).toBe('true');
+    await poll(() => row.getAttribute('aria-selected')).toBe('true');
     await customer.context().close();
 
     const again = await fresh();
@@ -158,8 +171,7 @@ describe('login variants in Chromium', () => {
     await again.getByTestId('cert-password').fill('Another-pass-1');
     await again.getByTestId('cert-confirm').fill('Another-pass-1');
     await again.getByTestId('cert-submit').click();
-    await again.getByTestId('cert-error').waitFor();
-    expect(await again.getByTestId('cert-error').textContent()).toContain('link');
+    await poll(() => again.getByTestId('cert-error').textContent()).toContain('link');
     expect(again.url()).toContain('/loginByCert');
     await again.context().close();
   });

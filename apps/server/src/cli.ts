@@ -14,7 +14,11 @@ const usage = `usage: carhere <command>
   stats rebuild [--from D] [--to D]       recompute the daily statistics rows (D: YYYY-MM-DD or ISO-8601)
   spec-coverage [--missing]               check docs/spec-coverage.md names every route and API operation`;
 
+/** SIGUSR2 before the server is up: Node's default would end the process; the level is left as it is. */
+const usr2WhileStarting = () => console.log('SIGUSR2: still starting; log level unchanged');
+
 async function serve(args: string[]): Promise<void> {
+  process.on('SIGUSR2', usr2WhileStarting);
   const config = loadConfig();
   const { role } = parseServeArgs(args);
   checkRoles(config, role);
@@ -102,6 +106,7 @@ function handleSignals(running: Running, timeoutMs: number, level: string, pool:
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.off('SIGUSR2', usr2WhileStarting);
   process.on('SIGUSR2', () => {
     const next = running.app.log.level === 'debug' ? level : 'debug';
     running.app.log.level = next;

@@ -145,11 +145,23 @@ export interface CarhereProcess {
 export async function startCarhere(
   args: string[],
   env: Record<string, string>,
-  ready: { path?: string; timeoutMs?: number } = {},
+  ready: {
+    path?: string;
+    timeoutMs?: number;
+    /**
+     * Node itself with tsx's loader, as the systemd units of docs/deployment.md run it, so that every signal
+     * reaches the server (the tsx command, the default here, relays SIGINT/SIGTERM only and dies of SIGUSR2).
+     */
+    direct?: boolean;
+  } = {},
 ): Promise<CarhereProcess> {
   const [port, gt06Port, jt808Port] = [await freePort(), await freePort(), await freePort()];
   let out = '';
-  const child = spawn(join(repo, 'node_modules/.bin/tsx'), [join(repo, 'apps/server/src/cli.ts'), 'serve', ...args], {
+  const cli = join(repo, 'apps/server/src/cli.ts');
+  const [command, commandArgs]: [string, string[]] = ready.direct
+    ? [process.execPath, ['--import', 'tsx', cli, 'serve', ...args]]
+    : [join(repo, 'node_modules/.bin/tsx'), [cli, 'serve', ...args]];
+  const child = spawn(command, commandArgs, {
     cwd: repo,
     env: {
       ...process.env,

@@ -3,7 +3,7 @@
 // the caller's subtree; the card with the ICCID is bound to the device (kept in step with card/check).
 import { isIccid, neutraliseRow, normalizeIccid, splitCells } from '@carhere/domain';
 import ExcelJS from 'exceljs';
-import { sql } from 'kysely';
+import { type SqlBool, sql } from 'kysely';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { envelopeOf, ok } from '../../http/envelope.ts';
@@ -12,6 +12,7 @@ import { callerLang } from '../../http/i18n.ts';
 import type { App } from '../../http/types.ts';
 import { idSchema } from '../agent/schema.ts';
 import { loadReachableUser, subtreePattern } from '../agent/scope.ts';
+import { specialBrandFilter } from '../custself/specialBrand.ts';
 import { deviceChanged } from '../device/events.ts';
 import { resolveDevices } from '../device/resolve.ts';
 import { batchLimits } from '../device/settings.ts';
@@ -108,11 +109,14 @@ export async function deviceIccidRoutes(app: App, ctx: AppContext): Promise<void
       const caller = req.user!;
       const root = await loadReachableUser(ctx, caller, req.query.userId ?? caller.id);
       const limits = await batchLimits(ctx);
+      // A special-brand agent (spec §6) does not get the devices its device list hides (a plain download link
+      // carries no no-process set: the searched-for devices the list spares are left out too).
+      const hide = (await specialBrandFilter(ctx, caller, [])) ?? sql<SqlBool>`true`;
       const owned = await sql<{ terminal_id: string; username: string }>`
         SELECT d.terminal_id, u.username FROM devices d JOIN users u ON u.id = d.user_id
-        WHERE u.path LIKE ${subtreePattern(root.path)} ORDER BY d.terminal_id LIMIT ${limits.devicesPerExport}`.execute(
-        ctx.db,
-      );
+        LEFT JOIN device_state s ON s.device_id = d.id
+        WHERE u.path LIKE ${subtreePattern(root.path)} AND ${hide}
+        ORDER BY d.terminal_id LIMIT ${limits.devicesPerExport}`.execute(ctx.db);
       const owner = new Map(owned.rows.map((r) => [r.terminal_id, r.username]));
       const numbers = await cardNumbers(ctx, [...owner.keys()]);
       const book = new ExcelJS.Workbook();

@@ -2,6 +2,7 @@
 // the monitor's list, drivers (records, hierarchy, JT/T 808 0x0702 over TCP, the driver on trips).
 import { DEVICE_STATE, type DeviceListEntry } from '@carhere/domain';
 import { Jt808Terminal } from '@carhere/simulator';
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   addDevice,
@@ -14,9 +15,21 @@ import {
   waitFor,
 } from '../../gateway/test-support.ts';
 import type { ApiClient } from '../../testing/harness.ts';
+import { pastDue as pastDueRows } from '../stat/queries.ts';
 import { isHiddenForSpecialBrand } from './testFixtures.ts';
 
 const DAY = 86_400_000;
+
+/** The first column of an .xlsx answer's first sheet, header row left out. */
+async function firstColumn(payload: Buffer): Promise<string[]> {
+  const book = new ExcelJS.Workbook();
+  await book.xlsx.load(payload as unknown as ArrayBuffer);
+  const out: string[] = [];
+  book.worksheets[0].eachRow((row, n) => {
+    if (n > 1) out.push(String(row.getCell(1).value));
+  });
+  return out;
+}
 
 async function idOf(server: GatewayTestServer, username: string): Promise<string> {
   const row = await server.ctx.db
@@ -207,12 +220,84 @@ describe('customer self-service', () => {
       );
     });
 
+    it('hides the same devices from the statistics lists and the exports that list devices', async () => {
+      const ours = (list: string[]) => list.filter((t) => Object.values(tids).includes(t)).sort();
+      const visible = [tids.online, tids.recent].sort();
+      // Devices by expiry (stat pastDue, list and export: one query). Only administrators hold its permission
+      // by default, so the query is asked as the agent would be, were a role to grant it.
+      const caller = await server.ctx.db
+        .selectFrom('users')
+        .select(['path', 'role'])
+        .where('id', '=', agentId)
+        .executeTakeFirstOrThrow();
+      const pastDue = async (noProcess?: string[]) =>
+        ours(
+          (
+            await pastDueRows(
+              server.ctx,
+              { id: agentId, role: caller.role, path: caller.path },
+              { filter: 'all', noProcess },
+            )
+          ).map((r) => r.terminalID),
+        );
+      expect(await pastDue()).toEqual(visible);
+      expect(await pastDue([tids.never])).toEqual([...visible, tids.never].sort());
+      // An account-wide statistics list (battery, per device) leaves them out too; a named device stays.
+      const battery = async (body: Record<string, unknown>) => {
+        const res = await agent.post<{ list: { terminalID: string }[] }>('/stat/battery', { pageSize: 1000, ...body });
+        expect(res.status).toBe(200);
+        return ours(res.data.list.map((r) => r.terminalID));
+      };
+      expect(await battery({})).toEqual(visible);
+      expect(await battery({ userId: customerId, children: true })).toEqual(visible);
+      expect(await battery({ terminalIDs: [tids.stale] })).toEqual([tids.stale]);
+
+      // The export (through the job queue) holds the list's devices, no more; the no-process set spares some.
+      const exported = async (body: Record<string, unknown>) => {
+        const start = await agent.post<{ jobId: string }>('/stat/export', body);
+        expect(start.status).toBe(200);
+        const done = await waitFor(
+          async () => {
+            const p = await agent.get<{ state: string }>(`/stat/export/progress?jobId=${start.data.jobId}`);
+            return p.data.state === 'done' || p.data.state === 'failed' ? p.data : null;
+          },
+          60_000,
+          'export',
+        );
+        expect(done.state).toBe('done');
+        const file = await server.app.inject({
+          method: 'GET',
+          url: `/api/stat/export/download?jobId=${start.data.jobId}`,
+          headers: { cookie: agent.cookie },
+        });
+        expect(file.statusCode).toBe(200);
+        return ours(await firstColumn(file.rawPayload));
+      };
+      expect(await exported({ kind: 'battery' })).toEqual(visible);
+      expect(await exported({ kind: 'battery', noProcess: [tids.inactive] })).toEqual(
+        [...visible, tids.inactive].sort(),
+      );
+
+      // The device ICCID export of the account.
+      const iccid = await server.app.inject({
+        method: 'GET',
+        url: `/api/device/exportIccid?userId=${customerId}`,
+        headers: { cookie: agent.cookie },
+      });
+      expect(iccid.statusCode).toBe(200);
+      expect(ours(await firstColumn(iccid.rawPayload))).toEqual(visible);
+    });
+
     it('leaves end users, other agents and the administrator unaffected', async () => {
       expect(await seenBy(customer)).toHaveLength(5);
       expect((await seenBy(admin)).filter((t) => Object.values(tids).includes(t))).toHaveLength(5);
       expect(await seenBy(other)).toEqual([]);
+      const customerBattery = await customer.post<{ list: unknown[] }>('/stat/battery', { pageSize: 1000 });
+      expect(customerBattery.data.list).toHaveLength(5);
       await admin.post('/system/specialBrand/save', { ids: [] });
       expect(await seenBy(agent)).toHaveLength(5);
+      const agentBattery = await agent.post<{ list: { terminalID: string }[] }>('/stat/battery', { pageSize: 1000 });
+      expect(agentBattery.data.list.filter((r) => Object.values(tids).includes(r.terminalID))).toHaveLength(5);
     });
   });
 

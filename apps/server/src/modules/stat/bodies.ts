@@ -1,6 +1,7 @@
 // Request bodies and permissions of the statistics endpoints (routes.ts), shared with the exports.
 import { STATISTICS_PAGE_SIZE, STAY_MIN_SECONDS_RANGE } from '@carhere/domain';
 import { z } from 'zod';
+import { noProcessSchema } from '../custself/specialBrand.ts';
 import { idSchema, instantSchema, terminalIdSchema } from '../location/params.ts';
 import { PAST_DUE_FILTERS } from './queries.ts';
 import { selectionFields } from './select.ts';
@@ -51,7 +52,12 @@ export const alarmsBody = z.object({
   rows: z.boolean().optional(),
   ...paging,
 });
-export const pastDueBody = z.object({ userId: idSchema.optional(), filter: z.enum(PAST_DUE_FILTERS), ...paging });
+export const pastDueBody = z.object({
+  userId: idSchema.optional(),
+  filter: z.enum(PAST_DUE_FILTERS),
+  noProcess: noProcessSchema.optional(),
+  ...paging,
+});
 export const batteryBody = z.object({
   ...selectionFields,
   /** Low at or under this level (%), default 10. */

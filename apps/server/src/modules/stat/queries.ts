@@ -20,6 +20,7 @@ import { noPermission, notFound } from '../../http/errors.ts';
 import { reachesPath } from '../../http/hierarchy.ts';
 import { packOf } from '../battery/routes.ts';
 import { driversAt } from '../custself/drivers.ts';
+import { specialBrandFilter } from '../custself/specialBrand.ts';
 import { type Caller, reachableUserPath } from '../location/devices.ts';
 import {
   addInto,
@@ -400,7 +401,7 @@ function expiryFilterOf(f: (typeof PAST_DUE_FILTERS)[number]): ExpiryFilter {
 export async function pastDue(
   ctx: AppContext,
   caller: Caller,
-  q: { userId?: string; filter: (typeof PAST_DUE_FILTERS)[number] },
+  q: { userId?: string; filter: (typeof PAST_DUE_FILTERS)[number]; noProcess?: string[] },
   now = Date.now(),
 ): Promise<PastDueRow[]> {
   const user = await reachableUserPath(ctx, caller, q.userId);
@@ -421,6 +422,9 @@ export async function pastDue(
     query = query.where('u.path', 'like', `${user.path}%`);
   }
   const at = new Date(now);
+  // Special-brand agents (spec §6): what their device list hides is not listed nor exported here either.
+  const hide = await specialBrandFilter(ctx, caller, q.noProcess, at);
+  if (hide) query = query.leftJoin('device_state as s', 's.device_id', 'd.id').where(hide);
   if (filter.id === 'expired') {
     query = query.where((eb) => eb.or([eb('d.platform_expire_at', '<=', at), eb('d.user_expire_at', '<=', at)]));
   } else if (filter.days !== null) {

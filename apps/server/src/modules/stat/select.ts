@@ -7,6 +7,7 @@ import { sql } from 'kysely';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { badRequest } from '../../http/errors.ts';
+import { noProcessSchema, specialBrandFilter } from '../custself/specialBrand.ts';
 import { type Caller, devicesByIds, devicesByTerminalIds, reachableUserPath } from '../location/devices.ts';
 import { flagSchema, idSchema, terminalIdSchema } from '../location/params.ts';
 import { zoneOf } from './rollup.ts';
@@ -16,6 +17,8 @@ export const selectionFields = {
   deviceIds: z.array(idSchema).max(100_000).optional(),
   userId: idSchema.optional(),
   children: flagSchema.optional(),
+  /** Special-brand agents (spec §6): devices of the no-process set (session key nis) the hiding rule spares. */
+  noProcess: noProcessSchema.optional(),
 };
 
 export interface Selection {
@@ -23,6 +26,7 @@ export interface Selection {
   deviceIds?: string[];
   userId?: string;
   children?: boolean;
+  noProcess?: string[];
 }
 
 export interface StatDevice {
@@ -62,7 +66,10 @@ function base(ctx: AppContext) {
     .select(['d.id', 'd.terminal_id', 'd.nickname', 'd.car_number', 'd.user_id', 'u.time_zone', 'd.speed_limit']);
 }
 
-/** The devices a request covers, in terminalID order; a named device outside the caller's reach is refused. */
+/**
+ * The devices a request covers, in terminalID order; a named device outside the caller's reach is refused. An
+ * account-wide selection of a special-brand agent leaves out what the special-brand rule hides.
+ */
 export async function selectDevices(ctx: AppContext, caller: Caller, sel: Selection): Promise<StatDevice[]> {
   const named = (sel.terminalIDs?.length ?? 0) + (sel.deviceIds?.length ?? 0) > 0;
   if (named) {
@@ -84,6 +91,10 @@ export async function selectDevices(ctx: AppContext, caller: Caller, sel: Select
   } else {
     q = children ? q.where(sql<boolean>`u.path LIKE ${`${user.path}%`}`) : q.where('d.user_id', '=', user.id);
   }
+  // A special-brand agent's account-wide statistics (and their exports) leave out the devices its device list
+  // hides (spec §6); devices it names are its choice and stay.
+  const hide = await specialBrandFilter(ctx, caller, sel.noProcess);
+  if (hide) q = q.leftJoin('device_state as s', 's.device_id', 'd.id').where(hide);
   const rows = await q.orderBy('d.terminal_id').execute();
   return rows.map((r) => toStatDevice(r as Row));
 }

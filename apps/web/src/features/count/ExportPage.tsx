@@ -58,7 +58,7 @@ export default function ExportPage() {
 
   const body = (): Record<string, unknown> => {
     // The whole subtree: no account picker is shown for this report.
-    if (report === 'pastDue') return { filter: pastDue };
+    if (report === 'pastDue') return { filter: pastDue, ...scopeBody({}) };
     const window =
       needsRange && range
         ? { startTime: new Date(range.begin).toISOString(), endTime: new Date(range.end).toISOString() }

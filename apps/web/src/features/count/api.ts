@@ -4,6 +4,7 @@ import { STATISTICS_PAGE_SIZE } from '@carhere/domain';
 import i18n from 'i18next';
 import { ApiFailure, api } from '../../api/client.ts';
 import type { Page } from '../../api/types.ts';
+import { clientState } from '../custself/clientState.ts';
 
 /** Which devices: chosen devices, or an account (with or without its sub-accounts), or (empty) the caller's subtree. */
 export interface Scope {
@@ -23,8 +24,17 @@ const window = (range: Range) => ({ startTime: iso(range.begin), endTime: iso(ra
 /** The server's scope fields: devices win over an account; nothing means the caller's own subtree. */
 export function scopeBody(scope: Scope): Record<string, unknown> {
   if (scope.terminalIDs && scope.terminalIDs.length > 0) return { terminalIDs: scope.terminalIDs };
-  if (scope.userId) return { userId: scope.userId, children: scope.children ?? true };
-  return {};
+  if (scope.userId) return { userId: scope.userId, children: scope.children ?? true, ...noProcessBody() };
+  return noProcessBody();
+}
+
+/**
+ * Special-brand agents (spec §6): the no-process set (session key nis) goes with account-wide requests, so the
+ * devices the device list spares are counted and exported too; the server ignores it for other callers.
+ */
+function noProcessBody(): { noProcess?: string[] } {
+  const nis = clientState.nis();
+  return nis.length > 0 ? { noProcess: nis } : {};
 }
 
 /** A list answer, paged ({total, list}) or bare. */
@@ -200,7 +210,7 @@ export async function findPastDue(
 ): Promise<PastDueRow[]> {
   const answer = await api<Page<RawPastDue> | RawPastDue[]>(
     '/stat/pastDue',
-    { ...(userId ? { userId } : {}), filter, pageNum: 1, pageSize: STATISTICS_PAGE_SIZE },
+    { ...(userId ? { userId } : {}), filter, ...noProcessBody(), pageNum: 1, pageSize: STATISTICS_PAGE_SIZE },
     { signal },
   );
   return listOf(answer).map((r) => ({

@@ -93,7 +93,10 @@ export default function DataImportPage() {
           />
           <Typography.Text type="secondary">{t('bulk.help', { columns: headers.join(', ') })}</Typography.Text>
           <Space wrap>
-            <Button onClick={() => void templateXlsx(headers).then((b) => saveAs(b, 'customer-import-template.xlsx'))}>
+            <Button
+              onClick={() => void templateXlsx(headers).then((b) => saveAs(b, 'customer-import-template.xlsx'))}
+              data-testid="import-template"
+            >
               {t('bulk.template')}
             </Button>
             <Upload

@@ -48,7 +48,7 @@ export async function cellsFromXlsx(file: ArrayBuffer): Promise<string[][]> {
   return out;
 }
 
-/** The template: the header row in the user's language and one example line. */
+/** The template: the header row in the user's language (IMEI first), its columns formatted as text. */
 export async function templateXlsx(headers: string[]): Promise<Blob> {
   const { default: ExcelJS } = await import('exceljs');
   const book = new ExcelJS.Workbook();
