@@ -57,3 +57,8 @@ routeModules.push(grantRoutes, checkRoutes, riskRoutes, busRoutes);
 import { recordingRoutes } from './recordings/routes.ts';
 
 routeModules.push(recordingRoutes);
+
+// Share links and maintenance reminders (issue 18).
+import { shareRoutes } from './share/routes.ts';
+
+routeModules.push(shareRoutes);
