@@ -9,7 +9,7 @@ import type { FactoryToolTables } from './tables/factoryTools.ts';
 import type { GatewayTables } from './tables/gateway.ts';
 import type { RecordingTables } from './tables/recordings.ts';
 import type { SecurityTables } from './tables/security.ts';
-import type { ShareTables } from './tables/share.ts';
+import type { MaintenanceTables, ShareTables } from './tables/share.ts';
 import type { StatisticsTables } from './tables/statistics.ts';
 import type { WebTables } from './tables/web.ts';
 
@@ -30,4 +30,5 @@ export interface Database
     CustomerMapTables,
     CustselfTables,
     RecordingTables,
-    ShareTables {}
+    ShareTables,
+    MaintenanceTables {}

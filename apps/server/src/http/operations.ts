@@ -55,6 +55,7 @@ export const READ_OPERATIONS: ReadonlySet<string> = new Set([
   // Share links and maintenance (issue 18): lists.
   'POST /api/share/find',
   'POST /api/maintenance/find',
+  'POST /api/maintenance/dueList',
   'POST /api/system/demoAccount/find',
   'POST /api/system/apiKey/find',
   'POST /api/device/findByUserId',

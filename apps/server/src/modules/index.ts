@@ -62,3 +62,7 @@ routeModules.push(recordingRoutes);
 import { shareRoutes } from './share/routes.ts';
 
 routeModules.push(shareRoutes);
+
+import { maintenanceRoutes } from './maintenance/routes.ts';
+
+routeModules.push(maintenanceRoutes);

@@ -21,3 +21,38 @@ export interface ShareLinksTable {
 export interface ShareTables {
   share_links: ShareLinksTable;
 }
+
+export interface MaintenanceMetersTable {
+  device_id: string;
+  odometer_offset_km: Generated<number>;
+  engine_hours_offset: Generated<number>;
+  updated_at: DefaultTimestamp;
+  updated_by_name: Generated<string>;
+}
+
+export interface MaintenanceItemsTable {
+  id: Generated<string>;
+  device_id: string;
+  name: string;
+  kind: Generated<string>;
+  due_by: 'km' | 'hours' | 'date';
+  due_km: number | null;
+  due_hours: number | null;
+  /** 'YYYY-MM-DD' (read as text, see maintenance/store.ts) */
+  due_date: ColumnType<string | null, string | null, string | null>;
+  remind_before: Generated<number>;
+  interval_km: number | null;
+  interval_hours: number | null;
+  interval_months: number | null;
+  note: Generated<string>;
+  notified_at: Timestamp | null;
+  completed_at: Timestamp | null;
+  last_done_at: Timestamp | null;
+  created_by_name: string;
+  created_at: DefaultTimestamp;
+}
+
+export interface MaintenanceTables {
+  maintenance_meters: MaintenanceMetersTable;
+  maintenance_items: MaintenanceItemsTable;
+}
