@@ -4,10 +4,11 @@
 
 import { useQuery } from '@tanstack/react-query';
 import { Card, Result, Spin, Tag, Typography } from 'antd';
-import { useEffect } from 'react';
+import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { BaseMap, useLeafletMap } from '../../map/BaseMap.tsx';
+import { markerIcon } from '../../map/layers/carIcon.ts';
 import { MapMarker } from '../../map/layers/MapMarker.tsx';
 import { viewShare } from './api.ts';
 
@@ -23,6 +24,7 @@ function Follow({ lat, lon }: { lat: number; lon: number }) {
 export default function PublicSharePage() {
   const { t } = useTranslation('share');
   const { token = '' } = useParams();
+  const pin = useMemo(() => markerIcon('#1677ff'), []);
   const view = useQuery({
     queryKey: ['shareView', token],
     queryFn: ({ signal }) => viewShare(token, signal),
@@ -52,12 +54,12 @@ export default function PublicSharePage() {
   return (
     <div style={{ position: 'relative', height: '100%' }}>
       <BaseMap mapType="osm" showTypeSelector={false} center={p ? [p.lat, p.lon] : undefined} zoom={14}>
-        {p && <MapMarker position={[p.lat, p.lon]} tooltip={device.name || t('public.title')} />}
+        {p && <MapMarker position={[p.lat, p.lon]} icon={pin} tooltip={device.name || t('public.title')} />}
         {p && <Follow lat={p.lat} lon={p.lon} />}
       </BaseMap>
       <Card
         size="small"
-        style={{ position: 'absolute', left: 12, top: 12, zIndex: 1000, minWidth: 240, maxWidth: 'calc(100% - 24px)' }}
+        style={{ position: 'absolute', right: 12, top: 12, zIndex: 1000, minWidth: 240, maxWidth: 'calc(100% - 24px)' }}
         title={<span data-testid="share-name">{device.name || t('public.title')}</span>}
         extra={
           <Tag color={device.online ? 'green' : 'default'}>{t(device.online ? 'public.online' : 'public.offline')}</Tag>
