@@ -90,7 +90,7 @@ async function throughGateway(store: Store): Promise<LoadResult & { stored: numb
   const base = gatewayOptionsFrom(ctx.config, store.kind, {});
   const gateway = await startGateway(
     ctx,
-    { ...base, host: '127.0.0.1', gt06Port: 0, jt808Port: 0 },
+    { ...base, host: '127.0.0.1', gt06Port: 0, jt808Port: 0, osmandPort: 0 },
     { onError: (e) => console.error('gateway:', e) },
   );
   try {

@@ -48,7 +48,7 @@ if (o.kind === 'bare') {
   const base = gatewayOptionsFrom(ctx.config, 'postgres', {});
   const gateway = await startGateway(
     ctx,
-    { ...base, host: '127.0.0.1', gt06Port: o.port, jt808Port: 0, idleMs: 3_600_000 },
+    { ...base, host: '127.0.0.1', gt06Port: o.port, jt808Port: 0, osmandPort: 0, idleMs: 3_600_000 },
     { onError: (e) => console.error('gateway:', e) },
   );
   out({ event: 'ready', port: gateway.ports.gt06 });

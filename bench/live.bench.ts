@@ -114,7 +114,7 @@ try {
     const base = gatewayOptionsFrom(ctx.config, 'postgres', {});
     const gateway = await startGateway(
       ctx,
-      { ...base, host: '127.0.0.1', gt06Port: 0, jt808Port: 0 },
+      { ...base, host: '127.0.0.1', gt06Port: 0, jt808Port: 0, osmandPort: 0 },
       { onError: (e) => console.error('gateway:', e) },
     );
     gatewayPort = gateway.ports.jt808;

@@ -28,6 +28,8 @@ export interface RunningPlatform {
   baseUrl: string;
   gt06Port: number;
   jt808Port: number;
+  /** OsmAnd HTTP (phones) port. */
+  osmandPort: number;
   dataDir: string;
   log: () => string;
   stop(): Promise<void>;
@@ -36,7 +38,12 @@ export interface RunningPlatform {
 /** Starts the product the way a user does (`npm start`) and waits for /api/health. */
 export async function startPlatform(env: Record<string, string> = {}): Promise<RunningPlatform> {
   const dataDir = mkdtempSync(join(tmpdir(), 'carhere-e2e-'));
-  const [port, gt06Port, jt808Port] = [await freePort(), await freePort(), await freePort()];
+  const [port, gt06Port, jt808Port, osmandPort] = [
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+  ];
   let output = '';
   const child: ChildProcess = spawn('npm', ['start'], {
     cwd: join(import.meta.dirname, '..'),
@@ -45,6 +52,7 @@ export async function startPlatform(env: Record<string, string> = {}): Promise<R
       PORT: String(port),
       GT06_PORT: String(gt06Port),
       JT808_PORT: String(jt808Port),
+      OSMAND_PORT: String(osmandPort),
       DATA_DIR: dataDir,
       ADMIN_PASSWORD,
       DEMO: '0',
@@ -72,6 +80,7 @@ export async function startPlatform(env: Record<string, string> = {}): Promise<R
     baseUrl,
     gt06Port,
     jt808Port,
+    osmandPort,
     dataDir,
     log: () => output,
     stop: async () => {

@@ -15,6 +15,7 @@ import { sealClearTotpSecrets } from './modules/auth/totpSecrets.ts';
 import { routeModules } from './modules/index.ts';
 import { startLogCleanup } from './modules/logs/cleanup.ts';
 import { SystemLog } from './modules/logs/systemLog.ts';
+import { startMaintenanceChecks } from './modules/maintenance/store.ts';
 import { warmPlaces } from './modules/map/offline/places.ts';
 import { nbRoutes } from './modules/nb/routes.ts';
 import { registerStatJobs } from './modules/stat/jobs.ts';
@@ -114,6 +115,10 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   if (parts.jobWorkers) {
     background.push(await startLogCleanup(ctx, jobs, (err) => app.log.error({ err }, 'log cleanup failed')));
     background.push(await startRetention(ctx, jobs, (err) => app.log.error({ err }, 'retention failed')));
+    // Maintenance reminders (issue 18): the check that publishes `maintenance` once per item falling due.
+    background.push(
+      await startMaintenanceChecks(ctx, jobs, (err) => app.log.error({ err }, 'maintenance check failed')),
+    );
   }
   let url = '';
   if (opts.listen !== false) {

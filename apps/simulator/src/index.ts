@@ -11,4 +11,5 @@ export {
 export { BEIJING, defaultFirstTerminalId, Fleet, type FleetOptions, terminalIdAt } from './fleet.ts';
 export { Gt06ServerReader, gt06Location, gt06Login } from './gt06.ts';
 export { Jt808ServerReader, Jt808Terminal } from './jt808.ts';
+export { sendOsmandFix } from './osmand.ts';
 export { type Fix, seededRandom, VehicleTrack } from './track.ts';

@@ -18,7 +18,8 @@ const queryClient = new QueryClient({ defaultOptions: { queries: { retry: 1, ref
 setSessionExpiredHandler(() => {
   if (authStore.get()) authStore.set(null);
   queryClient.clear();
-  if (location.pathname !== '/login') location.assign('/login');
+  // A share link's public page is for people without an account: it stays where it is.
+  if (location.pathname !== '/login' && !location.pathname.startsWith('/share/')) location.assign('/login');
 });
 
 /** A remembered session (long-lived cookie) restores the user after the browser was closed. */

@@ -14,6 +14,7 @@ export * from './factory/index.ts';
 export * from './formats.ts';
 export * from './languages.ts';
 export * from './loginThrottle.ts';
+export * from './maintenance.ts';
 export * from './messages.ts';
 export * from './permissions.ts';
 export * from './result.ts';

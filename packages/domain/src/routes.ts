@@ -114,6 +114,9 @@ const INDEX_TREE: readonly Node[] = [
   // Driver records and a vehicle's current driver; "my account" for every role.
   leaf('drivers', ['main:monitor', 'main:devices']),
   leaf('account'),
+  // Share links of a device and maintenance reminders (issue 18).
+  leaf('share', ['main:monitor']),
+  leaf('maintenance', ['main:monitor']),
   group('help', [], each(['app', 'pc', 'interface'])),
   leaf('404', [], { menu: false }),
 ];

@@ -47,6 +47,7 @@ export {
   jt808UpgradeBody,
   readJt808UpgradeBody,
 } from './jt808/upgrade.ts';
+export { decodeOsmandJson, decodeOsmandParams, type OsmandDecodeResult } from './osmand/decoder.ts';
 export { fromHex, toHex } from './reader.ts';
 export type { FrameSplitter, SplitterOptions } from './splitter.ts';
 export type {

@@ -9,6 +9,7 @@ import type { FactoryToolTables } from './tables/factoryTools.ts';
 import type { GatewayTables } from './tables/gateway.ts';
 import type { RecordingTables } from './tables/recordings.ts';
 import type { SecurityTables } from './tables/security.ts';
+import type { MaintenanceTables, ShareTables } from './tables/share.ts';
 import type { StatisticsTables } from './tables/statistics.ts';
 import type { WebTables } from './tables/web.ts';
 
@@ -28,4 +29,6 @@ export interface Database
     SecurityTables,
     CustomerMapTables,
     CustselfTables,
-    RecordingTables {}
+    RecordingTables,
+    ShareTables,
+    MaintenanceTables {}

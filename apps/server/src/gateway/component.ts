@@ -30,6 +30,7 @@ import { DeviceListener } from './listener.ts';
 import { ModelSettings } from './model-settings.ts';
 import { NbCommands } from './nb/commands.ts';
 import { type GatewayOptions, gatewayOptionsFrom } from './options.ts';
+import { OsmandListener } from './osmand.ts';
 import { gt06Codec, jt808Codec } from './protocol-codecs.ts';
 import { PushIngest } from './push.ts';
 import { SessionRegistry } from './registry.ts';
@@ -52,7 +53,7 @@ function statisticsHook(
 export interface Gateway {
   options: GatewayOptions;
   /** Bound ports (useful when configured as 0). */
-  ports: { gt06: number; jt808: number };
+  ports: { gt06: number; jt808: number; osmand: number };
   directory: DeviceDirectory;
   registry: SessionRegistry;
   batcher: IngestBatcher;
@@ -209,13 +210,27 @@ export async function startGateway(
   segments.start();
 
   const listeners: DeviceListener[] = [];
-  const ports = { gt06: 0, jt808: 0 };
+  const ports = { gt06: 0, jt808: 0, osmand: 0 };
+  let osmand: OsmandListener | null = null;
   if (start.listen !== false) {
     const gt06 = new DeviceListener('gt06', options.gt06Port, options.host, () => gt06Codec(options), sessionCtx);
     const jt808 = new DeviceListener('jt808', options.jt808Port, options.host, () => jt808Codec(), sessionCtx);
     ports.gt06 = await gt06.start();
     ports.jt808 = await jt808.start();
     listeners.push(gt06, jt808);
+    // Phones (Traccar Client, OsmAnd) over HTTP, into the same ingest as pushed NB-IoT messages.
+    osmand = new OsmandListener(options.osmandPort, options.host, {
+      directory,
+      push,
+      log,
+      onDevice: (device) => {
+        if (device.activated) return;
+        device.activated = true;
+        activate(ctx, device.id, device.terminalId).catch(onError);
+      },
+      onError,
+    });
+    ports.osmand = await osmand.start();
   }
 
   const unwatch = watchGateway({
@@ -247,7 +262,7 @@ export async function startGateway(
       // Graceful: stop accepting; stop reading (what has arrived is all this process acknowledges); write what
       // is queued, which sends its ACKs (bounded: a database that is down does not hold the shutdown); then close
       // the sockets after their last bytes, so the devices reconnect to another process.
-      const closing = Promise.all(listeners.map((l) => l.stop()));
+      const closing = Promise.all([...listeners.map((l) => l.stop()), osmand?.stop()]);
       registry.holdAll();
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([
@@ -293,6 +308,8 @@ export { demoFleetStarter } from './demo.ts';
 
 export const gatewayStarter: ComponentStarter = async (ctx) => {
   const gateway = await startGateway(ctx, gatewayOptionsFrom(ctx.config, ctx.dbHandle.kind));
-  console.log(`  Device gateway: GT06 on port ${gateway.ports.gt06}, JT/T 808 on port ${gateway.ports.jt808}`);
+  console.log(
+    `  Device gateway: GT06 on port ${gateway.ports.gt06}, JT/T 808 on port ${gateway.ports.jt808}, OsmAnd (phones, HTTP) on port ${gateway.ports.osmand}`,
+  );
   return { name: 'gateway', stop: () => gateway.stop() };
 };

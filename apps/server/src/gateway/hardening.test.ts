@@ -179,7 +179,7 @@ describe('JT/T 808 authentication over TCP', () => {
     const base = gatewayOptionsFrom(server.ctx.config, server.ctx.dbHandle.kind, {});
     server.gateway = await startGateway(
       server.ctx,
-      { ...base, host: '127.0.0.1', gt06Port: 0, jt808Port: 0 },
+      { ...base, host: '127.0.0.1', gt06Port: 0, jt808Port: 0, osmandPort: 0 },
       { onError: () => {} },
     );
     // The same terminal (it keeps its code) on the new process.
@@ -398,7 +398,7 @@ describe('offline alarm after a silence, once per outage', () => {
     const base = gatewayOptionsFrom(server.ctx.config, server.ctx.dbHandle.kind, {});
     server.gateway = await startGateway(
       server.ctx,
-      { ...base, host: '127.0.0.1', gt06Port: 0, jt808Port: 0 },
+      { ...base, host: '127.0.0.1', gt06Port: 0, jt808Port: 0, osmandPort: 0 },
       { onError: () => {} },
     );
     await server.gateway.sweeper.raiseOfflineAlarms();

@@ -9,6 +9,8 @@ export interface GatewayOptions {
   host: string;
   gt06Port: number;
   jt808Port: number;
+  /** OsmAnd HTTP protocol (phones: Traccar Client, OsmAnd) on this port (OSMAND_PORT, default 5055; 0: any free one). */
+  osmandPort: number;
   /** A connection silent for this long is closed (and the device marked offline). */
   idleMs: number;
   /** Acknowledge GT06 location packets too (so a device or the simulator knows a fix is stored). */
@@ -52,6 +54,7 @@ export function gatewayOptionsFrom(
     host: env.GATEWAY_HOST || '0.0.0.0',
     gt06Port: config.gt06Port,
     jt808Port: config.jt808Port,
+    osmandPort: intEnv(env, 'OSMAND_PORT', 5055),
     idleMs: intEnv(env, 'GATEWAY_IDLE_SECONDS', 600) * 1000,
     gt06AckLocations: env.GT06_ACK_LOCATIONS !== '0',
     maxBatchRows: intEnv(env, 'GATEWAY_BATCH_ROWS', 5000),

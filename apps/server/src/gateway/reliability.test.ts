@@ -73,6 +73,7 @@ function startChild(store: Store): Promise<Child> {
         HOST: '127.0.0.1',
         GT06_PORT: '0',
         JT808_PORT: '0',
+        OSMAND_PORT: '0',
         GATEWAY_HOST: '127.0.0.1',
         DEMO: '0',
         ADMIN_PASSWORD,

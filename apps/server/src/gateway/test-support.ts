@@ -21,7 +21,7 @@ export async function createGatewayTestServer(
     const base = gatewayOptionsFrom(ctx.config, ctx.dbHandle.kind, {});
     gateway = await startGateway(
       ctx,
-      { ...base, host: '127.0.0.1', gt06Port: 0, jt808Port: 0, ...options },
+      { ...base, host: '127.0.0.1', gt06Port: 0, jt808Port: 0, osmandPort: 0, ...options },
       { onError: () => {} },
     );
     return { name: 'gateway', stop: () => (gateway as Gateway).stop() };

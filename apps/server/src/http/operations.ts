@@ -52,6 +52,10 @@ export const READ_OPERATIONS: ReadonlySet<string> = new Set([
   'POST /api/map/getKeyAddress',
   'POST /api/map/getSuggestion',
   'POST /api/notice/find',
+  // Share links and maintenance (issue 18): lists.
+  'POST /api/share/find',
+  'POST /api/maintenance/find',
+  'POST /api/maintenance/dueList',
   'POST /api/system/demoAccount/find',
   'POST /api/system/apiKey/find',
   'POST /api/device/findByUserId',

@@ -57,3 +57,12 @@ routeModules.push(grantRoutes, checkRoutes, riskRoutes, busRoutes);
 import { recordingRoutes } from './recordings/routes.ts';
 
 routeModules.push(recordingRoutes);
+
+// Share links and maintenance reminders (issue 18).
+import { shareRoutes } from './share/routes.ts';
+
+routeModules.push(shareRoutes);
+
+import { maintenanceRoutes } from './maintenance/routes.ts';
+
+routeModules.push(maintenanceRoutes);

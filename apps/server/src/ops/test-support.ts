@@ -170,6 +170,7 @@ export async function startCarhere(
       GATEWAY_HOST: '127.0.0.1',
       GT06_PORT: String(gt06Port),
       JT808_PORT: String(jt808Port),
+      OSMAND_PORT: '0',
       DATA_DIR: join(tmpdir(), `carhere-unused-${randomBytes(4).toString('hex')}`),
       ADMIN_PASSWORD: 'Admin-pass-1',
       DEMO: '0',

@@ -45,6 +45,8 @@ function Redirect() {
 const NotFoundPage = lazy(() => import('../features/notFound/NotFoundPage.tsx'));
 const LoginByCertPage = lazy(() => import('../features/custself/LoginByCertPage.tsx'));
 const NoFunctionPage = lazy(() => import('../features/noFunction/NoFunctionPage.tsx'));
+// A share link's public page (issue 18): no sign-in, outside every guard.
+const PublicSharePage = lazy(() => import('../features/share/PublicSharePage.tsx'));
 
 // Shown instead of every screen while the session is restricted (issue 12).
 const SignInSetupPage = lazy(() => import('../features/security/SignInSetupPage.tsx'));
@@ -89,6 +91,14 @@ export function App() {
           element: (
             <Suspense fallback={<Loading />}>
               <LoginByCertPage />
+            </Suspense>
+          ),
+        },
+        {
+          path: '/share/:token',
+          element: (
+            <Suspense fallback={<Loading />}>
+              <PublicSharePage />
             </Suspense>
           ),
         },

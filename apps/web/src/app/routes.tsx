@@ -103,3 +103,8 @@ featureRoutes.push(...deviceTypeRoutes);
 featureRoutes.push(...customerMapRoutes);
 // Customer self-service (issue 16): my account, drivers, special-brand accounts, bulk edit, help.
 featureRoutes.push(...custselfRoutes);
+
+// Share links and maintenance reminders (issue 18).
+import { fleetCareRoutes } from '../features/share/routes.tsx';
+
+featureRoutes.push(...fleetCareRoutes);

@@ -7,6 +7,8 @@ import {
   InfoCircleOutlined,
   NodeIndexOutlined,
   SendOutlined,
+  ShareAltOutlined,
+  ToolOutlined,
 } from '@ant-design/icons';
 import type { TFunction } from 'i18next';
 import type { ContextMenuItem } from '../../map/tools/MapContextMenu.tsx';
@@ -58,6 +60,19 @@ export function deviceMenuItems(
       icon: <InfoCircleOutlined />,
       label: t('actions.info'),
       onClick: () => guard('info', device, actions.info),
+    },
+    // Issue 18: share the live position through a link; maintenance reminders.
+    {
+      key: 'share',
+      icon: <ShareAltOutlined />,
+      label: t('share:menu'),
+      onClick: () => actions.navigate(`/index/share?terminalID=${encodeURIComponent(device.terminalID)}`),
+    },
+    {
+      key: 'maintenance',
+      icon: <ToolOutlined />,
+      label: t('maintenance:menu'),
+      onClick: () => actions.navigate(`/index/maintenance?terminalID=${encodeURIComponent(device.terminalID)}`),
     },
   ];
 }
