@@ -52,6 +52,8 @@ interface StormOptions extends Common {
   /** JT/T 808: the authentication code every terminal holds (registered before the storm). */
   authCode?: string;
   sources?: string[];
+  /** Connection attempts outstanding at once (default 1,000). */
+  connecting?: number;
 }
 type Options = IngestOptions | LiveOptions | IdleOptions | StormOptions;
 
@@ -211,13 +213,21 @@ async function storm(o: StormOptions): Promise<void> {
   const rtts: number[] = [];
   let failed = 0;
   let lastAck = 0;
+  let lastConnect = 0;
   const began = performance.now();
   await new Promise<void>((resolve) => {
     let pending = list.length;
     const settle = () => {
       if (--pending === 0) resolve();
     };
-    list.forEach((terminalId, i) => {
+    // At most `connecting` connection attempts outstanding: beyond the kernel's SYN queue (2,048 here) a flood of
+    // SYNs is dropped and retried after 1, 3, 7 s…, and the figure would measure the kernel's retry timers
+    // rather than the server. Logins are not limited: each goes out as soon as its connection is up.
+    let next = 0;
+    const startNext = () => {
+      if (next < list.length) open(list[next], next++);
+    };
+    const open = (terminalId: string, i: number) => {
       const s = connect({ host: o.host, port: o.port, localAddress: sources[i % sources.length] });
       s.setNoDelay(true);
       let sentAt = 0;
@@ -235,6 +245,8 @@ async function storm(o: StormOptions): Promise<void> {
       const reader = o.protocol === 'jt808' ? new Jt808ServerReader() : null;
       s.on('connect', () => {
         sentAt = performance.now();
+        lastConnect = Math.max(lastConnect, sentAt);
+        startNext();
         s.write(reader ? new Jt808Terminal(terminalId).auth(1, o.authCode ?? '') : gt06Login(terminalId, 1));
       });
       s.on('data', (chunk: Buffer) => {
@@ -242,10 +254,14 @@ async function storm(o: StormOptions): Promise<void> {
         // JT/T 808: the platform's general response (0x8001) to the authentication (0x0102), result 0.
         for (const f of reader.push(chunk)) if (f.answered?.messageId === 0x0102) finish(f.answered.result === 0);
       });
-      s.on('error', () => finish(false));
+      s.on('error', () => {
+        if (sentAt === 0) startNext();
+        finish(false);
+      });
       s.on('close', () => finish(false));
       sockets.push(s);
-    });
+    };
+    for (let k = 0; k < Math.min(o.connecting ?? 1000, list.length); k++) startNext();
   });
   rtts.sort((a, b) => a - b);
   const pick = (p: number) => rtts[Math.min(rtts.length - 1, Math.max(0, Math.ceil((p / 100) * rtts.length) - 1))];
@@ -254,6 +270,7 @@ async function storm(o: StormOptions): Promise<void> {
     logins: rtts.length,
     failed,
     lastAckMs: lastAck - began,
+    lastConnectMs: lastConnect - began,
     p50: pick(50),
     p99: pick(99),
   });

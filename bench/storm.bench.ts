@@ -23,6 +23,7 @@ interface StormResult {
   logins: number;
   failed: number;
   lastAckMs: number;
+  lastConnectMs: number;
   p50: number;
   p99: number;
 }
@@ -48,7 +49,8 @@ async function storm(server: JsonChild, protocol: Protocol): Promise<StormResult
 }
 
 const line = (label: string, r: StormResult) =>
-  `${label.padEnd(26)} ${r.logins} logins${r.failed > 0 ? ` (${r.failed} failed)` : ''}, last ACK after ${round(r.lastAckMs / 1000, 2)} s, ` +
+  `${label.padEnd(26)} ${r.logins} logins${r.failed > 0 ? ` (${r.failed} failed)` : ''}, last ACK after ${round(r.lastAckMs / 1000, 2)} s ` +
+  `(last connected after ${round(r.lastConnectMs / 1000, 2)} s), ` +
   `round trip p50 ${Math.round(r.p50)} ms, p99 ${Math.round(r.p99)} ms, ${Math.round(r.logins / (r.lastAckMs / 1000))} logins/s`;
 
 const store = await scratchPostgres('carhere_bench_storm');

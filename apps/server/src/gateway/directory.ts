@@ -21,6 +21,8 @@ export interface DeviceRef {
   activated: boolean;
   /** Set when the row disappeared (deleted device); sessions holding it close. */
   deleted: boolean;
+  /** JT/T 808 authentication code issued to the device (devices.jt808_auth_code), read with the device. */
+  jt808AuthCode?: string | null;
 }
 
 interface DeviceRow {
@@ -33,9 +35,12 @@ interface DeviceRow {
   speed_limit: number;
   path: string | null;
   activated_at: Date | null;
+  jt808_auth_code: string | null;
 }
 
 const NEGATIVE_TTL_MS = 10_000;
+/** Directory queries in flight at once; lookups arriving meanwhile wait and go together in the next one. */
+const LOOKUPS_IN_FLIGHT = 2;
 
 interface Lookup {
   resolve: (ref: DeviceRef | null) => void;
@@ -56,6 +61,7 @@ export class DeviceDirectory {
   private timer: NodeJS.Timeout | undefined;
   private lookups = new Map<string, Lookup[]>();
   private lookupScheduled = false;
+  private lookupsInFlight = 0;
 
   constructor(
     private readonly ctx: Pick<AppContext, 'db'>,
@@ -74,8 +80,9 @@ export class DeviceDirectory {
   }
 
   /**
-   * The registered device for a terminal ID, or null (negative answers are cached for 10 s). Lookups made in
-   * the same event-loop turn share one query (a reconnect storm after a restart).
+   * The registered device for a terminal ID, or null (negative answers are cached for 10 s). Lookups are grouped
+   * (a reconnect storm after a restart): those of one event-loop turn share one query, and while two queries are
+   * running, new lookups wait and go together in the next one.
    */
   find(terminalId: string): Promise<DeviceRef | null> {
     const cached = this.byTerminal.get(terminalId);
@@ -89,16 +96,26 @@ export class DeviceDirectory {
     }
     return new Promise((resolve, reject) => {
       (waiting as Lookup[]).push({ resolve, reject });
-      if (this.lookupScheduled) return;
-      this.lookupScheduled = true;
-      setImmediate(() => {
-        this.lookupScheduled = false;
-        const batch = this.lookups;
-        this.lookups = new Map();
-        this.lookUp(batch).catch((err) => {
+      this.scheduleLookup();
+    });
+  }
+
+  private scheduleLookup(): void {
+    if (this.lookupScheduled || this.lookupsInFlight >= LOOKUPS_IN_FLIGHT || this.lookups.size === 0) return;
+    this.lookupScheduled = true;
+    setImmediate(() => {
+      this.lookupScheduled = false;
+      const batch = this.lookups;
+      this.lookups = new Map();
+      this.lookupsInFlight++;
+      this.lookUp(batch)
+        .catch((err) => {
           for (const ws of batch.values()) for (const w of ws) w.reject(err);
+        })
+        .finally(() => {
+          this.lookupsInFlight--;
+          this.scheduleLookup();
         });
-      });
     });
   }
 
@@ -186,6 +203,7 @@ export class DeviceDirectory {
       path: row.path ?? '',
       activated: row.activated_at !== null,
       deleted: false,
+      jt808AuthCode: row.jt808_auth_code,
     };
     let ref = this.byId.get(row.id);
     if (ref) {
@@ -222,6 +240,7 @@ export class DeviceDirectory {
         'd.speed_limit',
         'u.path',
         'd.activated_at',
+        'd.jt808_auth_code',
       ]);
   }
 }

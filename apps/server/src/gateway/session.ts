@@ -262,23 +262,24 @@ export class Session implements RegisteredSession {
     this.device = device;
     this.deviceId = device.id;
     this.codec.bind(device);
-    if (!this.codec.needsAuth) {
-      await this.admit(device);
-      if (this.closed) return;
-    }
+    if (!this.codec.needsAuth) this.admit(device);
     const queued = this.binding ?? [];
     this.binding = null;
     this.handleMessage(first);
     this.drain(queued);
   }
 
-  /** The device may send data now: it owns the device's session, goes online, and the login is logged. */
-  private async admit(device: DeviceRef): Promise<void> {
+  /**
+   * The device may send data now: it owns the device's session, goes online, and the login is logged. Nothing
+   * here waits for the database: the online-state write is batched with the other logins' (a reconnect storm is
+   * a few statements, not one per device) and, while the database is away, catches up when it returns; the login
+   * is answered at once (GT06 login and JT/T 808 authentication carry no fix, so nothing unstored is promised).
+   */
+  private admit(device: DeviceRef): void {
     this.admitted = true;
     this.ctx.registry.bind(device.id, this);
     this.gpsRun = this.ctx.gpsTest?.begin(device, Date.now()) ?? null;
-    await this.ctx.state.setOnline(device, this.key, Date.now());
-    if (this.closed) return;
+    this.ctx.state.setOnline(device, this.key, Date.now()).catch(this.ctx.onError);
     this.ctx.log.write({
       terminalId: device.terminalId,
       deviceId: device.id,
@@ -306,6 +307,7 @@ export class Session implements RegisteredSession {
     const device = this.device as DeviceRef;
     if (msg.messageType === 'register') {
       const code = await this.ctx.authCodes.issue(device.id);
+      device.jt808AuthCode = code;
       if (this.closed) return;
       this.ctx.log.write({
         terminalId: device.terminalId,
@@ -319,7 +321,10 @@ export class Session implements RegisteredSession {
       return;
     }
     const presented = typeof msg.attributes.authCode === 'string' ? msg.attributes.authCode : '';
-    const stored = await this.ctx.authCodes.stored(device.id);
+    // The directory read the code with the device: a terminal presenting it is admitted without another query
+    // (and while the database is away); any other code is checked against the database.
+    const cached = device.jt808AuthCode ?? null;
+    const stored = cached !== null && sameCode(presented, cached) ? cached : await this.ctx.authCodes.stored(device.id);
     if (this.closed) return;
     if (stored === null || !sameCode(presented, stored)) {
       this.ctx.log.write({
@@ -335,10 +340,7 @@ export class Session implements RegisteredSession {
       if (refusal) this.socket.write(refusal);
       return;
     }
-    if (!this.admitted) {
-      await this.admit(device);
-      if (this.closed) return;
-    }
+    if (!this.admitted) this.admit(device);
     const reply = this.codec.answer(msg, JT808_SUCCESS);
     if (reply) this.socket.write(reply);
     if (!this.ready) {
