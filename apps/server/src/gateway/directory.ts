@@ -3,6 +3,7 @@
 // within `refreshMs` without reconnecting the device.
 import { sql } from 'kysely';
 import type { AppContext } from '../context.ts';
+import { GroupTimer } from './grouped.ts';
 
 export interface DeviceRef {
   id: string;
@@ -62,6 +63,7 @@ export class DeviceDirectory {
   private lookups = new Map<string, Lookup[]>();
   private lookupScheduled = false;
   private lookupsInFlight = 0;
+  private readonly groupTimer = new GroupTimer();
 
   constructor(
     private readonly ctx: Pick<AppContext, 'db'>,
@@ -81,8 +83,8 @@ export class DeviceDirectory {
 
   /**
    * The registered device for a terminal ID, or null (negative answers are cached for 10 s). Lookups are grouped
-   * (a reconnect storm after a restart): those of one event-loop turn share one query, and while two queries are
-   * running, new lookups wait and go together in the next one.
+   * (a reconnect storm after a restart): those of one event-loop turn (a few ms in a storm) share one query, and
+   * while two queries are running, new lookups wait and go together in the next one.
    */
   find(terminalId: string): Promise<DeviceRef | null> {
     const cached = this.byTerminal.get(terminalId);
@@ -103,7 +105,7 @@ export class DeviceDirectory {
   private scheduleLookup(): void {
     if (this.lookupScheduled || this.lookupsInFlight >= LOOKUPS_IN_FLIGHT || this.lookups.size === 0) return;
     this.lookupScheduled = true;
-    setImmediate(() => {
+    this.groupTimer.run(() => {
       this.lookupScheduled = false;
       const batch = this.lookups;
       this.lookups = new Map();

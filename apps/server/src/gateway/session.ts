@@ -411,7 +411,8 @@ export class Session implements RegisteredSession {
     if (positions.length === 0 && alarms.length === 0) {
       // Heartbeats, logins, status: nothing that must be durable first.
       if (reply) this.socket.write(reply);
-      this.ctx.state.noteRecord(device.id, null, status, now);
+      // A login's time is written by the online transition (last_seen): no second row per login in a storm.
+      if (msg.messageType !== 'login' || status) this.ctx.state.noteRecord(device.id, null, status, now);
     } else {
       this.submit(device, positions, alarms, status, now, reply);
     }

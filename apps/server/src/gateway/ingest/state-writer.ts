@@ -5,6 +5,7 @@
 import type pg from 'pg';
 import type { EventBus } from '../../bus/types.ts';
 import { type DeviceEnvelope, type StateEvent, Subjects } from '../events.ts';
+import { GroupTimer } from '../grouped.ts';
 import { isTransient } from './batcher.ts';
 import type { StatusPatch, StoredPosition } from './types.ts';
 
@@ -76,6 +77,7 @@ export class DeviceStateWriter {
   private transitionsScheduled = false;
   /** A batch of online/offline changes is being written; changes arriving meanwhile go in the next one. */
   private transitionsBusy = false;
+  private readonly groupTimer = new GroupTimer();
   private stopped = false;
 
   constructor(
@@ -158,7 +160,7 @@ export class DeviceStateWriter {
   private scheduleTransitions(): void {
     if (this.transitionsScheduled || this.transitionsBusy || this.stopped || this.transitions.length === 0) return;
     this.transitionsScheduled = true;
-    setImmediate(() => {
+    this.groupTimer.run(() => {
       this.transitionsScheduled = false;
       if (this.stopped) return;
       const batch = this.transitions;
