@@ -262,7 +262,10 @@ export class Session implements RegisteredSession {
     this.device = device;
     this.deviceId = device.id;
     this.codec.bind(device);
-    if (!this.codec.needsAuth) this.admit(device);
+    if (!this.codec.needsAuth) {
+      await this.admit(device);
+      if (this.closed) return;
+    }
     const queued = this.binding ?? [];
     this.binding = null;
     this.handleMessage(first);
@@ -270,16 +273,16 @@ export class Session implements RegisteredSession {
   }
 
   /**
-   * The device may send data now: it owns the device's session, goes online, and the login is logged. Nothing
-   * here waits for the database: the online-state write is batched with the other logins' (a reconnect storm is
-   * a few statements, not one per device) and, while the database is away, catches up when it returns; the login
-   * is answered at once (GT06 login and JT/T 808 authentication carry no fix, so nothing unstored is promised).
+   * The device may send data now: it owns the device's session, goes online, and the login is logged. The login
+   * is answered once the online state is written (so a command sent right after sees the device online); that
+   * write is grouped with the other logins' (a reconnect storm is a few statements, not one per device), and
+   * while the database is away the login goes ahead from the directory's cache and the write catches up when the
+   * database returns. The device log entry and the live notice do not hold the answer.
    */
-  private admit(device: DeviceRef): void {
+  private async admit(device: DeviceRef): Promise<void> {
     this.admitted = true;
     this.ctx.registry.bind(device.id, this);
     this.gpsRun = this.ctx.gpsTest?.begin(device, Date.now()) ?? null;
-    this.ctx.state.setOnline(device, this.key, Date.now()).catch(this.ctx.onError);
     this.ctx.log.write({
       terminalId: device.terminalId,
       deviceId: device.id,
@@ -287,6 +290,7 @@ export class Session implements RegisteredSession {
       event: 'login',
       remote: this.remote,
     });
+    await this.ctx.state.setOnline(device, this.key, Date.now()).catch(this.ctx.onError);
   }
 
   /** JT/T 808 registration (0x0100) and authentication (0x0102): database steps; later frames wait. */
@@ -340,7 +344,10 @@ export class Session implements RegisteredSession {
       if (refusal) this.socket.write(refusal);
       return;
     }
-    if (!this.admitted) this.admit(device);
+    if (!this.admitted) {
+      await this.admit(device);
+      if (this.closed) return;
+    }
     const reply = this.codec.answer(msg, JT808_SUCCESS);
     if (reply) this.socket.write(reply);
     if (!this.ready) {

@@ -48,6 +48,9 @@ const UPSERT_STATE = `INSERT INTO device_state AS s
     battery_pack = coalesce(excluded.battery_pack, s.battery_pack),
     attributes = s.attributes || excluded.attributes`;
 
+/** How long a login waits for its online-state write before going ahead without it (database unreachable). */
+const ONLINE_WAIT_MS = 2000;
+
 export interface LastPlace {
   lat: number | null;
   lon: number | null;
@@ -131,9 +134,19 @@ export class DeviceStateWriter {
     return this.enqueue(() => this.writePending());
   }
 
-  /** Marks the device online for this session (written at once, after any pending update). */
+  /**
+   * Marks the device online for this session (written at once, after any pending update). Resolves once written,
+   * or as soon as the database fails to answer (a first failed attempt, or `ONLINE_WAIT_MS` without an answer):
+   * the write then waits in order and catches up when the database is back.
+   */
   setOnline(device: DeviceInfoForEvents, sessionKey: string, at: number): Promise<void> {
-    return this.transition(true, device, sessionKey, at).then(() => undefined);
+    const written = this.transition(true, device, sessionKey, at).then(() => undefined);
+    let timer: NodeJS.Timeout | undefined;
+    const away = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, ONLINE_WAIT_MS);
+      timer.unref();
+    });
+    return Promise.race([written, away]).finally(() => clearTimeout(timer));
   }
 
   /**
@@ -191,6 +204,8 @@ export class DeviceStateWriter {
             break;
           }
           this.onError(err);
+          // Logins waiting for this write go ahead (the write catches up later); offline changes keep waiting.
+          if (run[0].online) for (const t of run) t.resolve(null);
           await new Promise((r) => setTimeout(r, delay));
         }
       }
