@@ -6,9 +6,19 @@
 //                prints the device-to-browser latency percentiles.
 //   mode idle:   opens N device connections that log in and then stay silent; prints when all are up and
 //                holds them until killed.
+//   mode storm:  opens N device connections all at once (a reconnect storm); each logs in (GT06 login, or a
+//                JT/T 808 authentication with the code it holds) as soon as it is connected; prints the time to
+//                the last login ACK and the login round trips (login sent → ACK received), then holds them.
 import { connect, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { gt06Login, SimulatedDevice, seededRandom, VehicleTrack } from '@carhere/simulator';
+import {
+  gt06Login,
+  Jt808ServerReader,
+  Jt808Terminal,
+  SimulatedDevice,
+  seededRandom,
+  VehicleTrack,
+} from '@carhere/simulator';
 import WebSocket from 'ws';
 
 interface Common {
@@ -37,7 +47,15 @@ interface IdleOptions extends Common {
   /** Source addresses to spread connections over (127.0.0.x), past the ephemeral port range of one. */
   sources?: string[];
 }
-type Options = IngestOptions | LiveOptions | IdleOptions;
+interface StormOptions extends Common {
+  mode: 'storm';
+  /** JT/T 808: the authentication code every terminal holds (registered before the storm). */
+  authCode?: string;
+  sources?: string[];
+  /** Connection attempts outstanding at once (default 1,000). */
+  connecting?: number;
+}
+type Options = IngestOptions | LiveOptions | IdleOptions | StormOptions;
 
 // The parent holds our stdin open; when it goes away, so do we.
 process.stdin.on('close', () => process.exit(0));
@@ -188,11 +206,90 @@ async function idle(o: IdleOptions): Promise<void> {
   setInterval(() => {}, 1 << 30);
 }
 
+async function storm(o: StormOptions): Promise<void> {
+  const sockets: Socket[] = [];
+  const sources = o.sources ?? ['127.0.0.1'];
+  const list = ids(o.first, o.devices);
+  const rtts: number[] = [];
+  let failed = 0;
+  let lastAck = 0;
+  let lastConnect = 0;
+  const began = performance.now();
+  await new Promise<void>((resolve) => {
+    let pending = list.length;
+    const settle = () => {
+      if (--pending === 0) resolve();
+    };
+    // At most `connecting` connection attempts outstanding: beyond the kernel's SYN queue (2,048 here) a flood of
+    // SYNs is dropped and retried after 1, 3, 7 s…, and the figure would measure the kernel's retry timers
+    // rather than the server. Logins are not limited: each goes out as soon as its connection is up.
+    let next = 0;
+    const startNext = () => {
+      if (next < list.length) open(list[next], next++);
+    };
+    const open = (terminalId: string, i: number) => {
+      const s = connect({ host: o.host, port: o.port, localAddress: sources[i % sources.length] });
+      s.setNoDelay(true);
+      let sentAt = 0;
+      let done = false;
+      const finish = (ok: boolean) => {
+        if (done) return;
+        done = true;
+        if (ok) {
+          const now = performance.now();
+          rtts.push(now - sentAt);
+          lastAck = now;
+        } else failed++;
+        settle();
+      };
+      const reader = o.protocol === 'jt808' ? new Jt808ServerReader() : null;
+      s.on('connect', () => {
+        sentAt = performance.now();
+        lastConnect = Math.max(lastConnect, sentAt);
+        startNext();
+        s.write(reader ? new Jt808Terminal(terminalId).auth(1, o.authCode ?? '') : gt06Login(terminalId, 1));
+      });
+      s.on('data', (chunk: Buffer) => {
+        if (!reader) return finish(true); // the GT06 login ACK
+        // JT/T 808: the platform's general response (0x8001) to the authentication (0x0102), result 0.
+        for (const f of reader.push(chunk)) if (f.answered?.messageId === 0x0102) finish(f.answered.result === 0);
+      });
+      s.on('error', () => {
+        if (sentAt === 0) startNext();
+        finish(false);
+      });
+      s.on('close', () => finish(false));
+      sockets.push(s);
+    };
+    for (let k = 0; k < Math.min(o.connecting ?? 1000, list.length); k++) startNext();
+  });
+  rtts.sort((a, b) => a - b);
+  const pick = (p: number) => rtts[Math.min(rtts.length - 1, Math.max(0, Math.ceil((p / 100) * rtts.length) - 1))];
+  out({
+    event: 'result',
+    logins: rtts.length,
+    failed,
+    lastAckMs: lastAck - began,
+    lastConnectMs: lastConnect - began,
+    p50: pick(50),
+    p99: pick(99),
+  });
+  // Hold until the parent kills this process.
+  setInterval(() => {}, 1 << 30);
+}
+
 const options = JSON.parse(process.argv[2] ?? '{}') as Options;
-const run = options.mode === 'ingest' ? ingest(options) : options.mode === 'live' ? live(options) : idle(options);
+const run =
+  options.mode === 'ingest'
+    ? ingest(options)
+    : options.mode === 'live'
+      ? live(options)
+      : options.mode === 'storm'
+        ? storm(options)
+        : idle(options);
 run.then(
   () => {
-    if (options.mode !== 'idle') process.exit(0);
+    if (options.mode !== 'idle' && options.mode !== 'storm') process.exit(0);
   },
   (err) => {
     out({ event: 'error', message: String(err instanceof Error ? err.message : err) });

@@ -3,6 +3,7 @@
 // within `refreshMs` without reconnecting the device.
 import { sql } from 'kysely';
 import type { AppContext } from '../context.ts';
+import { GroupTimer } from './grouped.ts';
 
 export interface DeviceRef {
   id: string;
@@ -21,6 +22,8 @@ export interface DeviceRef {
   activated: boolean;
   /** Set when the row disappeared (deleted device); sessions holding it close. */
   deleted: boolean;
+  /** JT/T 808 authentication code issued to the device (devices.jt808_auth_code), read with the device. */
+  jt808AuthCode?: string | null;
 }
 
 interface DeviceRow {
@@ -33,9 +36,12 @@ interface DeviceRow {
   speed_limit: number;
   path: string | null;
   activated_at: Date | null;
+  jt808_auth_code: string | null;
 }
 
 const NEGATIVE_TTL_MS = 10_000;
+/** Directory queries in flight at once; lookups arriving meanwhile wait and go together in the next one. */
+const LOOKUPS_IN_FLIGHT = 2;
 
 interface Lookup {
   resolve: (ref: DeviceRef | null) => void;
@@ -56,6 +62,8 @@ export class DeviceDirectory {
   private timer: NodeJS.Timeout | undefined;
   private lookups = new Map<string, Lookup[]>();
   private lookupScheduled = false;
+  private lookupsInFlight = 0;
+  private readonly groupTimer = new GroupTimer();
 
   constructor(
     private readonly ctx: Pick<AppContext, 'db'>,
@@ -74,8 +82,9 @@ export class DeviceDirectory {
   }
 
   /**
-   * The registered device for a terminal ID, or null (negative answers are cached for 10 s). Lookups made in
-   * the same event-loop turn share one query (a reconnect storm after a restart).
+   * The registered device for a terminal ID, or null (negative answers are cached for 10 s). Lookups are grouped
+   * (a reconnect storm after a restart): those of one event-loop turn (a few ms in a storm) share one query, and
+   * while two queries are running, new lookups wait and go together in the next one.
    */
   find(terminalId: string): Promise<DeviceRef | null> {
     const cached = this.byTerminal.get(terminalId);
@@ -89,16 +98,26 @@ export class DeviceDirectory {
     }
     return new Promise((resolve, reject) => {
       (waiting as Lookup[]).push({ resolve, reject });
-      if (this.lookupScheduled) return;
-      this.lookupScheduled = true;
-      setImmediate(() => {
-        this.lookupScheduled = false;
-        const batch = this.lookups;
-        this.lookups = new Map();
-        this.lookUp(batch).catch((err) => {
+      this.scheduleLookup();
+    });
+  }
+
+  private scheduleLookup(): void {
+    if (this.lookupScheduled || this.lookupsInFlight >= LOOKUPS_IN_FLIGHT || this.lookups.size === 0) return;
+    this.lookupScheduled = true;
+    this.groupTimer.run(() => {
+      this.lookupScheduled = false;
+      const batch = this.lookups;
+      this.lookups = new Map();
+      this.lookupsInFlight++;
+      this.lookUp(batch)
+        .catch((err) => {
           for (const ws of batch.values()) for (const w of ws) w.reject(err);
+        })
+        .finally(() => {
+          this.lookupsInFlight--;
+          this.scheduleLookup();
         });
-      });
     });
   }
 
@@ -186,6 +205,7 @@ export class DeviceDirectory {
       path: row.path ?? '',
       activated: row.activated_at !== null,
       deleted: false,
+      jt808AuthCode: row.jt808_auth_code,
     };
     let ref = this.byId.get(row.id);
     if (ref) {
@@ -222,6 +242,7 @@ export class DeviceDirectory {
         'd.speed_limit',
         'u.path',
         'd.activated_at',
+        'd.jt808_auth_code',
       ]);
   }
 }

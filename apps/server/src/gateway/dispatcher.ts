@@ -6,6 +6,7 @@ import type { EventBus } from '../bus/types.ts';
 import type { CommandDevice, CommandRow, CommandStore } from '../modules/commands/store.ts';
 import type { DeviceRef } from './directory.ts';
 import { type CommandSendRequest, Subjects } from './events.ts';
+import { GroupedReads } from './grouped.ts';
 import { NbCommands } from './nb/commands.ts';
 import type { SessionRegistry } from './registry.ts';
 import { replyForm, replyText } from './replies.ts';
@@ -17,6 +18,8 @@ function commandDevice(device: DeviceRef): CommandDevice {
 
 export class CommandDispatcher {
   private unsubscribe: (() => void) | null = null;
+  /** Open offline commands of devices that just connected, read together (a reconnect storm). */
+  private readonly offline = new GroupedReads<CommandRow[]>((ids) => this.store.openOffline(ids), []);
 
   constructor(
     private readonly store: CommandStore,
@@ -43,7 +46,7 @@ export class CommandDispatcher {
   async onBound(session: Session): Promise<void> {
     const device = session.device;
     if (!device) return;
-    const open = await this.store.openOffline(device.id);
+    const open = await this.offline.get(device.id);
     for (const row of open) await this.sendOn(session, row, 'sent at connection');
   }
 

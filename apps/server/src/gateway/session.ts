@@ -272,13 +272,17 @@ export class Session implements RegisteredSession {
     this.drain(queued);
   }
 
-  /** The device may send data now: it owns the device's session, goes online, and the login is logged. */
+  /**
+   * The device may send data now: it owns the device's session, goes online, and the login is logged. The login
+   * is answered once the online state is written (so a command sent right after sees the device online); that
+   * write is grouped with the other logins' (a reconnect storm is a few statements, not one per device), and
+   * while the database is away the login goes ahead from the directory's cache and the write catches up when the
+   * database returns. The device log entry and the live notice do not hold the answer.
+   */
   private async admit(device: DeviceRef): Promise<void> {
     this.admitted = true;
     this.ctx.registry.bind(device.id, this);
     this.gpsRun = this.ctx.gpsTest?.begin(device, Date.now()) ?? null;
-    await this.ctx.state.setOnline(device, this.key, Date.now());
-    if (this.closed) return;
     this.ctx.log.write({
       terminalId: device.terminalId,
       deviceId: device.id,
@@ -286,6 +290,7 @@ export class Session implements RegisteredSession {
       event: 'login',
       remote: this.remote,
     });
+    await this.ctx.state.setOnline(device, this.key, Date.now()).catch(this.ctx.onError);
   }
 
   /** JT/T 808 registration (0x0100) and authentication (0x0102): database steps; later frames wait. */
@@ -306,6 +311,7 @@ export class Session implements RegisteredSession {
     const device = this.device as DeviceRef;
     if (msg.messageType === 'register') {
       const code = await this.ctx.authCodes.issue(device.id);
+      device.jt808AuthCode = code;
       if (this.closed) return;
       this.ctx.log.write({
         terminalId: device.terminalId,
@@ -319,7 +325,10 @@ export class Session implements RegisteredSession {
       return;
     }
     const presented = typeof msg.attributes.authCode === 'string' ? msg.attributes.authCode : '';
-    const stored = await this.ctx.authCodes.stored(device.id);
+    // The directory read the code with the device: a terminal presenting it is admitted without another query
+    // (and while the database is away); any other code is checked against the database.
+    const cached = device.jt808AuthCode ?? null;
+    const stored = cached !== null && sameCode(presented, cached) ? cached : await this.ctx.authCodes.stored(device.id);
     if (this.closed) return;
     if (stored === null || !sameCode(presented, stored)) {
       this.ctx.log.write({
@@ -409,7 +418,8 @@ export class Session implements RegisteredSession {
     if (positions.length === 0 && alarms.length === 0) {
       // Heartbeats, logins, status: nothing that must be durable first.
       if (reply) this.socket.write(reply);
-      this.ctx.state.noteRecord(device.id, null, status, now);
+      // A login's time is written by the online transition (last_seen): no second row per login in a storm.
+      if (msg.messageType !== 'login' || status) this.ctx.state.noteRecord(device.id, null, status, now);
     } else {
       this.submit(device, positions, alarms, status, now, reply);
     }

@@ -87,7 +87,7 @@ function dirtyParams(records: IngestRecord[]): string[] | null {
 }
 
 /** SQL states worth retrying as they are: the connection or the server, not the data. */
-function isTransient(err: unknown): boolean {
+export function isTransient(err: unknown): boolean {
   const code = String((err as { code?: string }).code ?? '');
   if (!code) return true; // socket errors, pool errors
   return /^(08|53|57|58|40)/.test(code) || code === 'ECONNREFUSED' || code === 'ECONNRESET';

@@ -1,9 +1,12 @@
 // Each device's last state (device_state), written coalesced: however many reports a device sends, its row is
 // written at most once per flush interval. Online/offline changes are written at once and in order with the
-// coalesced updates, so a closing session never overwrites a newer one's state.
+// coalesced updates, so a closing session never overwrites a newer one's state. While the database is away they
+// wait, in order, and are written when it returns (nobody waits on them: a login does not).
 import type pg from 'pg';
 import type { EventBus } from '../../bus/types.ts';
 import { type DeviceEnvelope, type StateEvent, Subjects } from '../events.ts';
+import { GroupTimer } from '../grouped.ts';
+import { isTransient } from './batcher.ts';
 import type { StatusPatch, StoredPosition } from './types.ts';
 
 interface PendingState {
@@ -45,6 +48,9 @@ const UPSERT_STATE = `INSERT INTO device_state AS s
     battery_pack = coalesce(excluded.battery_pack, s.battery_pack),
     attributes = s.attributes || excluded.attributes`;
 
+/** How long a login waits for its online-state write before going ahead without it (database unreachable). */
+const ONLINE_WAIT_MS = 2000;
+
 export interface LastPlace {
   lat: number | null;
   lon: number | null;
@@ -72,6 +78,9 @@ export class DeviceStateWriter {
   private flushing = false;
   private transitions: Transition[] = [];
   private transitionsScheduled = false;
+  /** A batch of online/offline changes is being written; changes arriving meanwhile go in the next one. */
+  private transitionsBusy = false;
+  private readonly groupTimer = new GroupTimer();
   private stopped = false;
 
   constructor(
@@ -125,9 +134,19 @@ export class DeviceStateWriter {
     return this.enqueue(() => this.writePending());
   }
 
-  /** Marks the device online for this session (written at once, after any pending update). */
+  /**
+   * Marks the device online for this session (written at once, after any pending update). Resolves once written,
+   * or as soon as the database fails to answer (a first failed attempt, or `ONLINE_WAIT_MS` without an answer):
+   * the write then waits in order and catches up when the database is back.
+   */
   setOnline(device: DeviceInfoForEvents, sessionKey: string, at: number): Promise<void> {
-    return this.transition(true, device, sessionKey, at).then(() => undefined);
+    const written = this.transition(true, device, sessionKey, at).then(() => undefined);
+    let timer: NodeJS.Timeout | undefined;
+    const away = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, ONLINE_WAIT_MS);
+      timer.unref();
+    });
+    return Promise.race([written, away]).finally(() => clearTimeout(timer));
   }
 
   /**
@@ -139,20 +158,30 @@ export class DeviceStateWriter {
   }
 
   /**
-   * Online/offline changes are queued and written together (a reconnect storm after a restart is one statement
-   * per event-loop turn, not one per device), in order, after the pending coalesced updates.
+   * Online/offline changes are queued and written together (a reconnect storm after a restart is a few
+   * statements, not one per device): one batch at a time, in order, after the pending coalesced updates; what
+   * arrives during a write goes in the next batch.
    */
   private transition(online: boolean, device: DeviceInfoForEvents, key: string, at: number): Promise<LastPlace | null> {
     if (this.stopped) return Promise.resolve(null);
     return new Promise((resolve, reject) => {
       this.transitions.push({ online, device, key, at, resolve, reject });
-      if (this.transitionsScheduled) return;
-      this.transitionsScheduled = true;
-      setImmediate(() => {
-        this.transitionsScheduled = false;
-        const batch = this.transitions;
-        this.transitions = [];
-        void this.enqueue(() => this.writeTransitions(batch));
+      this.scheduleTransitions();
+    });
+  }
+
+  private scheduleTransitions(): void {
+    if (this.transitionsScheduled || this.transitionsBusy || this.stopped || this.transitions.length === 0) return;
+    this.transitionsScheduled = true;
+    this.groupTimer.run(() => {
+      this.transitionsScheduled = false;
+      if (this.stopped) return;
+      const batch = this.transitions;
+      this.transitions = [];
+      this.transitionsBusy = true;
+      void this.enqueue(() => this.writeTransitions(batch)).finally(() => {
+        this.transitionsBusy = false;
+        this.scheduleTransitions();
       });
     });
   }
@@ -163,11 +192,22 @@ export class DeviceStateWriter {
       let j = i + 1;
       while (j < batch.length && batch[j].online === batch[i].online) j++;
       const run = batch.slice(i, j);
-      try {
-        if (run[0].online) await this.writeOnline(run);
-        else await this.writeOffline(run);
-      } catch (err) {
-        for (const t of run) t.reject(err);
+      // The database is away: wait for it (in order, later changes queue behind), unless the writer stops.
+      for (let delay = 100; ; delay = Math.min(delay * 2, 2000)) {
+        try {
+          if (run[0].online) await this.writeOnline(run);
+          else await this.writeOffline(run);
+          break;
+        } catch (err) {
+          if (!isTransient(err) || this.stopped) {
+            for (const t of run) t.reject(err);
+            break;
+          }
+          this.onError(err);
+          // Logins waiting for this write go ahead (the write catches up later); offline changes keep waiting.
+          if (run[0].online) for (const t of run) t.resolve(null);
+          await new Promise((r) => setTimeout(r, delay));
+        }
       }
       i = j;
     }

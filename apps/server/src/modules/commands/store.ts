@@ -128,17 +128,25 @@ export class CommandStore {
     return this.db.selectFrom('commands').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  /** Unanswered, unexpired offline commands of a device, oldest first. */
-  openOffline(deviceId: string): Promise<CommandRow[]> {
-    return this.db
+  /** Unanswered, unexpired offline commands of several devices (one query), by device id, oldest first. */
+  async openOffline(deviceIds: string[]): Promise<Map<string, CommandRow[]>> {
+    const rows = await this.db
       .selectFrom('commands')
       .selectAll()
-      .where('device_id', '=', deviceId)
+      .where('device_id', '=', sql<string>`any(${deviceIds}::bigint[])`)
       .where('mode', '=', 'offline')
       .where('status', 'in', OPEN_STATUSES)
       .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', new Date())]))
       .orderBy('id')
       .execute();
+    const byDevice = new Map<string, CommandRow[]>();
+    for (const row of rows) {
+      const id = String(row.device_id);
+      const list = byDevice.get(id);
+      if (list) list.push(row);
+      else byDevice.set(id, [row]);
+    }
+    return byDevice;
   }
 
   /** Expires offline commands past their time; returns how many. */

@@ -11,6 +11,7 @@ import type { DecodedMessage } from '@carhere/protocols';
 import { type Jt808Version, jt808PartCount, jt808SubPackage, jt808UpgradeBody } from '@carhere/protocols';
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.ts';
+import { GroupedReads } from '../../gateway/grouped.ts';
 import type { Session } from '../../gateway/session.ts';
 
 export const OTA_PUSH_SUBJECT = 'ota.push';
@@ -71,6 +72,15 @@ export class OtaPusher {
   private readonly unsubscribe: () => void;
   private readonly timer: NodeJS.Timeout;
   private readonly options: OtaPusherOptions;
+  /** Each connecting terminal's latest open upgrade item, read together for many (a reconnect storm). */
+  private readonly pendingItems = new GroupedReads<string | undefined>(async (ids) => {
+    const rows = await sql<{ device_id: string; id: string }>`
+      SELECT DISTINCT ON (ti.device_id) ti.device_id, ti.id FROM task_items ti JOIN tasks t ON t.id = ti.task_id
+       WHERE ti.device_id = any(${ids}::bigint[]) AND t.kind = 'ota' AND ti.command_id IS NULL
+         AND ti.state IN ('pending', 'sent') AND t.cancelled_at IS NULL AND t.expires_at > now()
+       ORDER BY ti.device_id, ti.id DESC`.execute(this.ctx.db);
+    return new Map(rows.rows.map((r) => [String(r.device_id), String(r.id)]));
+  }, undefined);
 
   constructor(
     private readonly ctx: AppContext,
@@ -99,12 +109,7 @@ export class OtaPusher {
   async onBound(session: Session): Promise<void> {
     const device = session.device;
     if (!device || !session.codec.jt808Link) return;
-    const row = await sql<{ id: string }>`
-      SELECT ti.id FROM task_items ti JOIN tasks t ON t.id = ti.task_id
-       WHERE ti.device_id = ${device.id} AND t.kind = 'ota' AND ti.command_id IS NULL
-         AND ti.state IN ('pending', 'sent') AND t.cancelled_at IS NULL AND t.expires_at > now()
-       ORDER BY ti.id DESC LIMIT 1`.execute(this.ctx.db);
-    const id = row.rows[0]?.id;
+    const id = await this.pendingItems.get(device.id);
     if (id !== undefined) await this.startItem(session, String(id));
   }
 

@@ -1,0 +1,168 @@
+// Reconnect storm: N GT06 and N JT/T 808 devices connect and log in at once, as after a restart, a failover or a
+// network blip. GT06 devices send their login; JT/T 808 terminals authenticate (0x0102) with the code they hold.
+// A login counts once its ACK arrived (GT06 login answer; JT/T 808 0x8001 to the authentication, result 0).
+// Against a freshly started gateway process (cold directory, as after a restart; registered devices on a scratch
+// PostgreSQL database) and, in the same run, against a bare Node TCP server that answers every login with a fixed
+// ACK and no lookup, driven by the same client. The client is its own process (bench/lib-gateway-load.ts).
+// One process may open at most ~20,000 files here, so the two protocols storm one after the other, each against
+// its own fresh gateway process (10,000 sockets each); the figures are summed. Target: ≥ 0.7 of the bare server.
+//
+// Optional, STORM_WORKERS=N (e.g. 5): afterwards, STORM_TOTAL devices (default 50,000, half GT06, half JT/T 808)
+// storm `carhere serve --only gateway` with GATEWAY_WORKERS=N (a NATS server this bench starts), driven by one
+// client process per 5,000 devices; prints that figure (no bare baseline: one bare process cannot hold them).
+//
+//   npm run bench -- storm     (BENCH_DATABASE_URL; STORM_DEVICES=10000 per protocol; STORM_WORKERS, STORM_TOTAL)
+import { startCarhere, startNats } from '../apps/server/src/ops/test-support.ts';
+import { type JsonChild, spawnJsonChild } from './lib-gateway-child.ts';
+import { openContext, registerDevices, report, round, scratchPostgres, terminalIds } from './lib-gateway-db.ts';
+
+const N = Number(process.env.STORM_DEVICES ?? 10_000);
+const WORKERS = Number(process.env.STORM_WORKERS ?? 0);
+const TOTAL = Number(process.env.STORM_TOTAL ?? 50_000);
+const PER_CLIENT = 5000;
+const FIRST = { gt06: '868140000000000', jt808: '13900000000' } as const;
+const AUTH_CODE = 'storm0auth0code0';
+/** Client addresses: each has its own ephemeral port range toward a server port. */
+const SOURCES = ['127.0.0.2', '127.0.0.3', '127.0.0.4', '127.0.0.5'];
+
+type Protocol = keyof typeof FIRST;
+
+interface StormResult {
+  logins: number;
+  failed: number;
+  lastAckMs: number;
+  lastConnectMs: number;
+  p50: number;
+  p99: number;
+}
+
+async function storm(server: JsonChild, protocol: Protocol): Promise<StormResult> {
+  const ready = await server.next<{ port: number; jt808Port: number }>('ready', 120_000);
+  const client = spawnJsonChild('lib-gateway-load.ts', {
+    mode: 'storm',
+    host: '127.0.0.1',
+    port: protocol === 'gt06' ? ready.port : ready.jt808Port,
+    protocol,
+    first: FIRST[protocol],
+    devices: N,
+    authCode: AUTH_CODE,
+    sources: SOURCES,
+  });
+  try {
+    return await client.next<StormResult>('result', 600_000);
+  } finally {
+    await client.kill();
+    await server.kill();
+  }
+}
+
+const line = (label: string, r: StormResult) =>
+  `${label.padEnd(26)} ${r.logins} logins${r.failed > 0 ? ` (${r.failed} failed)` : ''}, last ACK after ${round(r.lastAckMs / 1000, 2)} s ` +
+  `(last connected after ${round(r.lastConnectMs / 1000, 2)} s), ` +
+  `round trip p50 ${Math.round(r.p50)} ms, p99 ${Math.round(r.p99)} ms, ${Math.round(r.logins / (r.lastAckMs / 1000))} logins/s`;
+
+const store = await scratchPostgres('carhere_bench_storm');
+const results: Record<string, { bare: StormResult; gateway: StormResult }> = {};
+try {
+  const { ctx, close } = await openContext(store);
+  const perProtocol = Math.max(N, WORKERS > 0 ? Math.ceil(TOTAL / 2) : 0);
+  await registerDevices(ctx, terminalIds(FIRST.gt06, perProtocol), 'gt06');
+  await registerDevices(ctx, terminalIds(FIRST.jt808, perProtocol), 'jt808');
+  // The devices have been here before: JT/T 808 terminals hold a code, every device has a (stale, offline) state.
+  await ctx.dbHandle.pool.query(
+    `UPDATE devices SET jt808_auth_code = $1 WHERE protocol = 1 AND terminal_id LIKE '139%'`,
+    [AUTH_CODE],
+  );
+  await ctx.dbHandle.pool.query(
+    `INSERT INTO device_state (device_id, online, last_seen)
+     SELECT id, false, now() - interval '1 minute' FROM devices ON CONFLICT (device_id) DO NOTHING`,
+  );
+  await close();
+  for (const protocol of ['gt06', 'jt808'] as const) {
+    const bare = await storm(spawnJsonChild('lib-gateway-process.ts', { kind: 'bare', port: 0 }), protocol);
+    const gateway = await storm(
+      spawnJsonChild('lib-gateway-process.ts', { kind: 'gateway', url: store.url, port: 0, poolSize: 10 }),
+      protocol,
+    );
+    results[protocol] = { bare, gateway };
+    console.log(line(`${protocol} bare server:`, bare));
+    console.log(line(`${protocol} gateway:`, gateway));
+  }
+  if (WORKERS > 0) await acrossWorkers(store.url as string);
+} finally {
+  await store.drop();
+}
+
+/** TOTAL devices, half of each protocol, at once against GATEWAY_WORKERS=WORKERS; one client per 5,000. */
+async function acrossWorkers(url: string): Promise<void> {
+  const nats = await startNats();
+  const server = await startCarhere(['--only', 'gateway'], {
+    DATABASE_URL: url,
+    BUS_URL: nats.url,
+    GATEWAY_WORKERS: String(WORKERS),
+    LOG_HTTP: '0',
+  });
+  const clients: JsonChild[] = [];
+  try {
+    const deadline = Date.now() + 180_000;
+    const listening = new RegExp(`gateway worker \\d+ listening on port ${server.jt808Port}\\b`, 'g');
+    while ((server.output().match(listening) ?? []).length < WORKERS) {
+      if (Date.now() > deadline) throw new Error(`workers did not start:\n${server.output()}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const half = Math.ceil(TOTAL / 2);
+    for (const protocol of ['gt06', 'jt808'] as const) {
+      for (let from = 0; from < half; from += PER_CLIENT) {
+        clients.push(
+          spawnJsonChild('lib-gateway-load.ts', {
+            mode: 'storm',
+            host: '127.0.0.1',
+            port: protocol === 'gt06' ? server.gt06Port : server.jt808Port,
+            protocol,
+            first: (BigInt(FIRST[protocol]) + BigInt(from)).toString(),
+            devices: Math.min(PER_CLIENT, half - from),
+            authCode: AUTH_CODE,
+            sources: SOURCES,
+            connecting: 200,
+          }),
+        );
+      }
+    }
+    const rs = await Promise.all(clients.map((c) => c.next<StormResult>('result', 900_000)));
+    const logins = rs.reduce((n, r) => n + r.logins, 0);
+    const failed = rs.reduce((n, r) => n + r.failed, 0);
+    const last = Math.max(...rs.map((r) => r.lastAckMs));
+    console.log(
+      `${TOTAL} devices across ${WORKERS} gateway workers: ${logins} logins${failed > 0 ? ` (${failed} failed)` : ''}, ` +
+        `last ACK after ${round(last / 1000, 2)} s, ${Math.round(logins / (last / 1000))} logins/s; per client round trip ` +
+        `p50 ${Math.round(Math.min(...rs.map((r) => r.p50)))}–${Math.round(Math.max(...rs.map((r) => r.p50)))} ms, ` +
+        `p99 up to ${Math.round(Math.max(...rs.map((r) => r.p99)))} ms`,
+    );
+  } finally {
+    await Promise.all(clients.map((c) => c.kill()));
+    await server.stop();
+    await nats.stop();
+  }
+}
+
+const sum = (which: 'bare' | 'gateway') => {
+  const rs = Object.values(results).map((r) => r[which]);
+  const logins = rs.reduce((n, r) => n + r.logins, 0);
+  const seconds = rs.reduce((n, r) => n + r.lastAckMs / 1000, 0);
+  return { logins, seconds, rate: logins / seconds };
+};
+const g = sum('gateway');
+const b = sum('bare');
+console.log(
+  `all: gateway ${g.logins} logins in ${round(g.seconds, 2)} s (${Math.round(g.rate)}/s), bare ${b.logins} in ${round(b.seconds, 2)} s ` +
+    `(${Math.round(b.rate)}/s): ${round(g.rate / b.rate, 2)} of the bare server (target ≥ 0.7, ${g.rate / b.rate >= 0.7 ? 'met' : 'NOT met'})`,
+);
+report('storm', g.rate, 'logins/s', b.rate, {
+  gt06LastAckS: round(results.gt06.gateway.lastAckMs / 1000, 2),
+  gt06P50Ms: Math.round(results.gt06.gateway.p50),
+  gt06P99Ms: Math.round(results.gt06.gateway.p99),
+  jt808LastAckS: round(results.jt808.gateway.lastAckMs / 1000, 2),
+  jt808P50Ms: Math.round(results.jt808.gateway.p50),
+  jt808P99Ms: Math.round(results.jt808.gateway.p99),
+});
+process.exit(0);
