@@ -8,7 +8,7 @@
 //     job queue, the roll-up job running) vs off, same records, same run (target ratio ≥ 0.9).
 //
 //   npm run bench -- stats
-import { rmSync, statSync } from 'node:fs';
+import { readFileSync, rmSync, statSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
@@ -38,6 +38,25 @@ const RUNS = 9;
 /** A full garbage collection before each memory measurement (the benchmark runs without --expose-gc). */
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
+
+/**
+ * CPU time (ms) the PostgreSQL backends serving the bench database have used so far (utime + stime of
+ * /proc/PID/stat, in clock ticks of 10 ms), when the server runs on this machine; null otherwise.
+ */
+async function databaseCpuMs(pool: import('pg').Pool): Promise<number | null> {
+  const pids = await pool.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database()');
+  let ticks = 0;
+  for (const { pid } of pids.rows) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      return null;
+    }
+  }
+  return ticks * 10;
+}
 
 function median(xs: number[]): number {
   return percentile(
@@ -109,10 +128,13 @@ async function main(): Promise<void> {
     const times: number[] = [];
     /** CPU time of this process (server and client) per call: less swayed by other processes than wall time. */
     const cpuTimes: number[] = [];
+    /** CPU time of the database backends per call (the query's own work, whatever else the machine runs). */
+    const dbCpuTimes: number[] = [];
     let total = 0;
     let bytes = 0;
     let last = '';
     for (let r = 0; r < RUNS + 1; r++) {
+      const dbBefore = await databaseCpuMs(pool);
       const s = performance.now();
       const cpu = process.cpuUsage();
       const res = await fetch(`${running.url}/api/stat/find`, {
@@ -123,9 +145,11 @@ async function main(): Promise<void> {
       const text = await res.text();
       const took = performance.now() - s;
       const used = process.cpuUsage(cpu);
+      const dbAfter = await databaseCpuMs(pool);
       if (r > 0) {
         times.push(took); // the first warms the route
         cpuTimes.push((used.user + used.system) / 1000);
+        if (dbBefore !== null && dbAfter !== null) dbCpuTimes.push(dbAfter - dbBefore);
       }
       last = text;
     }
@@ -135,7 +159,7 @@ async function main(): Promise<void> {
     const p50 = median(times);
     console.log(`  load average (1 min) ${round(loadavg()[0], 2)} — figures measured on a shared machine`);
     console.log(
-      `  /api/stat/find, ${DEVICES} devices × ${DAYS} days: ${total} rows (${round(bytes / 1e6)} MB), p50 ${round(p50)} ms, max ${round(Math.max(...times))} ms (target p50 < 150 ms); Node CPU (server + client) p50 ${round(median(cpuTimes))} ms`,
+      `  /api/stat/find, ${DEVICES} devices × ${DAYS} days: ${total} rows (${round(bytes / 1e6)} MB), p50 ${round(p50)} ms, max ${round(Math.max(...times))} ms (target p50 < 150 ms); Node CPU (server + client) p50 ${round(median(cpuTimes))} ms, database CPU p50 ${dbCpuTimes.length > 0 ? `${round(median(dbCpuTimes))} ms` : 'not measurable (remote server)'}`,
     );
     const ids = (await pool.query<{ id: string }>('SELECT id FROM devices ORDER BY id')).rows.map((r) => r.id);
     const statDevices = await selectDevices(running.ctx, { id: '1', role: 1, path: '/1/' } as never, {
@@ -363,6 +387,8 @@ async function main(): Promise<void> {
       }
     };
     const on: number[] = [];
+    /** 'on' rounds timed until the roll-up has also caught up with them (the aggregation's whole cost). */
+    const onDrained: number[] = [];
     const off: number[] = [];
     let rolledDuringOn = 0;
     for (let r = 0; r < 3; r++) {
@@ -370,7 +396,10 @@ async function main(): Promise<void> {
       off.push(await ingest(2 * r, false));
       await settled();
       const t = new Date();
+      const ingestStart = performance.now();
       on.push(await ingest(2 * r + 1, true));
+      await settled();
+      onDrained.push((ingestDevices * perDevice) / ((performance.now() - ingestStart) / 1000));
       const during = await pool.query<{ n: number }>(
         'SELECT count(*)::int AS n FROM stat_daily WHERE computed_at >= $1',
         [t],
@@ -382,10 +411,17 @@ async function main(): Promise<void> {
     console.log(
       `  ingest ${ingestDevices * perDevice} fixes through the batcher: aggregation off ${Math.round(offRate)} fixes/s, on ${Math.round(onRate)} fixes/s → ratio ${round(onRate / offRate, 3)} (target ≥ 0.9; median of 3 each)`,
     );
-    console.log(`  daily rows the roll-up job wrote while the 'on' rounds ingested: ${rolledDuringOn}`);
+    const drainedRate = median(onDrained);
+    console.log(
+      `  same 'on' rounds timed until the roll-up had caught up too: ${Math.round(drainedRate)} fixes/s → ratio ${round(drainedRate / offRate, 3)}`,
+    );
+    console.log(
+      `  daily rows the roll-up job wrote for the 'on' rounds (while they ran and caught up): ${rolledDuringOn}`,
+    );
     report('stats', p50, 'ms', rollupMs, {
       rows: total,
       findNodeCpuMs: round(median(cpuTimes)),
+      findDbCpuMs: dbCpuTimes.length > 0 ? round(median(dbCpuTimes)) : null,
       staysTripsMs: round(stayMs),
       staysTripsCpuMs: round(median(stayCpu)),
       export100kRows: large.rows,
@@ -397,6 +433,7 @@ async function main(): Promise<void> {
       export10kRssGrowthMB: small.rssGrowthMB,
       export10kHeapGrowthMB: small.heapGrowthMB,
       ingestOnOffRatio: round(onRate / offRate, 3),
+      ingestOnDrainedOffRatio: round(drainedRate / offRate, 3),
       rollupRowsDuringOn: rolledDuringOn,
       loadAverage1m: round(loadavg()[0], 2),
     });

@@ -25,8 +25,13 @@ export interface StatDailyTable {
   computed_at: DefaultTimestamp;
   /** /stat/find's text of the row after the device's name (migrations/0510_stat_daily_row_json.sql) */
   row_json: ColumnType<string | null, string | null | undefined, string | null>;
-  /** The day's running state (packages/domain DayState; migrations/1300_stat_daily_running.sql) */
-  running: ColumnType<unknown, string | null | undefined, string | null>;
+}
+
+/** The running state of a device-day (packages/domain DayState; migrations/1300_stat_daily_running.sql). */
+export interface StatRunningTable {
+  device_id: string;
+  day: ColumnType<string, string, string>;
+  state: Json<Record<string, unknown>>;
 }
 
 export interface StatDirtyTable {
@@ -61,6 +66,7 @@ export interface StatExportsTable {
 export interface StatisticsTables {
   stat_daily: StatDailyTable;
   stat_dirty: StatDirtyTable;
+  stat_running: StatRunningTable;
   stat_exports: StatExportsTable;
   job_progress: JobProgressTable;
 }

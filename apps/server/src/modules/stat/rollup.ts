@@ -52,25 +52,33 @@ export async function deviceStatInfo(pool: pg.Pool, ids: string[]): Promise<Map<
 const upsertColumn = (name: string) =>
   name === 'day' ? '(x.day::date)' : name === 'computed_at' ? 'now()' : `x.${name}`;
 
-/** $1 the rows as JSON, each with its device, the owner's zone (as sqlZone gives it) and the day's state. */
-const UPSERT_DAYS = `INSERT INTO stat_daily (device_id, day, mileage, mileage_source, run_seconds, stop_count, stop_seconds,
-    engine_seconds, idle_seconds, max_speed, overspeed_count, alarm_count, alarms, fix_count, computed_at, row_json, running)
-  SELECT x.device_id, x.day::date, x.mileage, x.mileage_source, x.run_seconds, x.stop_count, x.stop_seconds,
-    x.engine_seconds, x.idle_seconds, x.max_speed, x.overspeed_count, x.alarm_count, x.alarms, x.fix_count, now(),
-    ${rowTailSql(upsertColumn, 'x.zone')}, x.running
-  FROM jsonb_to_recordset($1::jsonb) AS x(device_id bigint, zone text, day text, mileage float8, mileage_source text,
-    run_seconds int, stop_count int, stop_seconds int, engine_seconds int, idle_seconds int, max_speed real,
-    overspeed_count int, alarm_count int, alarms jsonb, fix_count int, running jsonb)
-  ON CONFLICT (device_id, day) DO UPDATE SET mileage = EXCLUDED.mileage, mileage_source = EXCLUDED.mileage_source,
-    run_seconds = EXCLUDED.run_seconds, stop_count = EXCLUDED.stop_count, stop_seconds = EXCLUDED.stop_seconds,
-    engine_seconds = EXCLUDED.engine_seconds, idle_seconds = EXCLUDED.idle_seconds, max_speed = EXCLUDED.max_speed,
-    overspeed_count = EXCLUDED.overspeed_count, alarm_count = EXCLUDED.alarm_count, alarms = EXCLUDED.alarms,
-    fix_count = EXCLUDED.fix_count, computed_at = now(), row_json = EXCLUDED.row_json, running = EXCLUDED.running`;
+/**
+ * $1 the rows as JSON, each with its device, the owner's zone (as sqlZone gives it) and the day's running state:
+ * the daily rows into stat_daily, the states into stat_running, one statement.
+ */
+const UPSERT_DAYS = `WITH x AS (
+    SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(device_id bigint, zone text, day text, mileage float8,
+      mileage_source text, run_seconds int, stop_count int, stop_seconds int, engine_seconds int, idle_seconds int,
+      max_speed real, overspeed_count int, alarm_count int, alarms jsonb, fix_count int, running jsonb)
+  ), daily AS (
+    INSERT INTO stat_daily (device_id, day, mileage, mileage_source, run_seconds, stop_count, stop_seconds,
+      engine_seconds, idle_seconds, max_speed, overspeed_count, alarm_count, alarms, fix_count, computed_at, row_json)
+    SELECT x.device_id, x.day::date, x.mileage, x.mileage_source, x.run_seconds, x.stop_count, x.stop_seconds,
+      x.engine_seconds, x.idle_seconds, x.max_speed, x.overspeed_count, x.alarm_count, x.alarms, x.fix_count, now(),
+      ${rowTailSql(upsertColumn, 'x.zone')}
+    FROM x
+    ON CONFLICT (device_id, day) DO UPDATE SET mileage = EXCLUDED.mileage, mileage_source = EXCLUDED.mileage_source,
+      run_seconds = EXCLUDED.run_seconds, stop_count = EXCLUDED.stop_count, stop_seconds = EXCLUDED.stop_seconds,
+      engine_seconds = EXCLUDED.engine_seconds, idle_seconds = EXCLUDED.idle_seconds, max_speed = EXCLUDED.max_speed,
+      overspeed_count = EXCLUDED.overspeed_count, alarm_count = EXCLUDED.alarm_count, alarms = EXCLUDED.alarms,
+      fix_count = EXCLUDED.fix_count, computed_at = now(), row_json = EXCLUDED.row_json
+  )
+  INSERT INTO stat_running (device_id, day, state) SELECT x.device_id, x.day::date, x.running FROM x
+  ON CONFLICT (device_id, day) DO UPDATE SET state = EXCLUDED.state`;
 
 /** The stored states of device-days: $1 device ids, $2 days (parallel). */
-const STATES_SQL = `SELECT s.device_id::text, s.day::text, s.running
-  FROM unnest($1::bigint[], $2::date[]) AS r(id, day) JOIN stat_daily s ON s.device_id = r.id AND s.day = r.day
-  WHERE s.running IS NOT NULL`;
+const STATES_SQL = `SELECT s.device_id::text, s.day::text, s.state
+  FROM unnest($1::bigint[], $2::date[]) AS r(id, day) JOIN stat_running s ON s.device_id = r.id AND s.day = r.day`;
 
 /** Fixes after each state's last fix: $1 device ids, $2 after (exclusive), $3 day ends; each row its r.k. */
 const NEW_FIXES_SQL = `SELECT r.k::int, (extract(epoch FROM p.time) * 1000)::float8, p.lat, p.lon, p.speed, p.valid,
@@ -232,7 +240,9 @@ async function rollupMarks(
   if (rows.length > 0) await pool.query(UPSERT_DAYS, [JSON.stringify(rows)]);
   if (empty.length > 0) {
     await pool.query(
-      'DELETE FROM stat_daily s USING unnest($1::bigint[], $2::date[]) AS r(id, day) WHERE s.device_id = r.id AND s.day = r.day',
+      `WITH r AS (SELECT * FROM unnest($1::bigint[], $2::date[]) AS r(id, day)),
+         running AS (DELETE FROM stat_running s USING r WHERE s.device_id = r.id AND s.day = r.day)
+       DELETE FROM stat_daily s USING r WHERE s.device_id = r.id AND s.day = r.day`,
       [empty.map((w) => w.device.id), empty.map((w) => w.day)],
     );
   }
