@@ -261,6 +261,22 @@ export interface RollupResult {
 }
 
 /**
+ * Days whose running state is kept (today and the days before, in any zone): fixes in time order keep coming
+ * for these. An older day without its state is recomputed from its fixes when one arrives for it (as a late
+ * fix would make it anyway), so stat_running stays a few rows per device instead of one per device-day.
+ */
+const RUNNING_STATE_DAYS = 3;
+const PRUNE_EVERY_MS = 3_600_000;
+let prunedAt = 0;
+
+/** Drops the running states of days older than RUNNING_STATE_DAYS, at most once an hour per process. */
+async function pruneStates(pool: pg.Pool): Promise<void> {
+  if (Date.now() - prunedAt < PRUNE_EVERY_MS) return;
+  prunedAt = Date.now();
+  await pool.query('DELETE FROM stat_running WHERE day < current_date - $1::int', [RUNNING_STATE_DAYS]);
+}
+
+/**
  * Takes the marks of stat_dirty at least `delaySeconds` old, round by round, and recomputes their days. A mark
  * is removed in the same statement that takes it (`FOR UPDATE SKIP LOCKED`: two processes never take the same
  * device); if the recompute fails the span is marked again.
@@ -270,6 +286,7 @@ export async function runRollup(
   opts: { delaySeconds?: number; onProgress?: (done: number) => Promise<void> | void } = {},
 ): Promise<RollupResult> {
   const result: RollupResult = { devices: 0, days: 0, waiting: 0, advanced: 0, recomputed: 0 };
+  await pruneStates(pool);
   for (;;) {
     const taken = await pool.query<{ device_id: string; f: number; t: number }>(
       `DELETE FROM stat_dirty WHERE device_id IN (
