@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { dayStateOf, daySummaryOf } from './dayState.ts';
 import {
   DEFAULT_SPEED_LIMIT_KMH,
   type DrivingFix,
@@ -13,7 +14,6 @@ import {
   OVERSPEED_MIN_SECONDS,
   overspeedStep,
   pathMetres,
-  summariseDay,
   toColumns,
 } from './driving.ts';
 import { dayBounds, daysOverlapping } from './statistics.ts';
@@ -112,7 +112,7 @@ describe('stays and trips', () => {
   });
 
   it('summarises the day', () => {
-    const s = summariseDay(day);
+    const s = daySummaryOf(dayStateOf(day));
     expect(s.mileage).toBeCloseTo(15_000, -2);
     expect(s.stopCount).toBe(1);
     expect(s.stopSeconds).toBe(1200);

@@ -6,6 +6,7 @@ export * from './connections.ts';
 export * from './constants.ts';
 export * from './coords.ts';
 export * from './dateSearch.ts';
+export * from './dayState.ts';
 export * from './deviceList.ts';
 export * from './deviceState.ts';
 export * from './deviceTypes.ts';

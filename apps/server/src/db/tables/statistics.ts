@@ -1,4 +1,5 @@
-// Kysely row types for the statistics tables (migrations/0500_statistics.sql, 0510_stat_daily_row_json.sql).
+// Kysely row types for the statistics tables (migrations/0500_statistics.sql, 0510_stat_daily_row_json.sql,
+// 1300_stat_daily_running.sql).
 import type { ColumnType, Generated } from 'kysely';
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -24,6 +25,13 @@ export interface StatDailyTable {
   computed_at: DefaultTimestamp;
   /** /stat/find's text of the row after the device's name (migrations/0510_stat_daily_row_json.sql) */
   row_json: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** The running state of a device-day (packages/domain DayState; migrations/1300_stat_daily_running.sql). */
+export interface StatRunningTable {
+  device_id: string;
+  day: ColumnType<string, string, string>;
+  state: Json<Record<string, unknown>>;
 }
 
 export interface StatDirtyTable {
@@ -58,6 +66,7 @@ export interface StatExportsTable {
 export interface StatisticsTables {
   stat_daily: StatDailyTable;
   stat_dirty: StatDirtyTable;
+  stat_running: StatRunningTable;
   stat_exports: StatExportsTable;
   job_progress: JobProgressTable;
 }

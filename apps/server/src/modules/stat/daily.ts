@@ -64,13 +64,14 @@ export const DAILY_SQL = `SELECT s.device_id::text, s.day::text, s.mileage, s.ru
 const jsonNum = (col: string) => `CASE WHEN ${col} BETWEEN -1e300 AND 1e300 THEN ${col} ELSE 0 END`;
 
 /**
- * The text of a /stat/find row after the device's name, `"statsticDate":…` to `…"alarmCount":n}`: the
- * documented row (routes.ts dailySchema) field by field, in its order, all digits, dates and fixed words.
+ * The text of a /stat/find row after the device's name, `"id":…,"statsticDate":…` to `…"alarmCount":n}`: the
+ * documented row (routes.ts dailySchema) field by field, all digits, dates and fixed words.
  * `col(name)` gives the SQL of a stat_daily column, `zone` the owner's zone (for statsticState). The roll-up
  * stores it in stat_daily.row_json with the row (rollup.ts); reads use it, or this when it is NULL.
  */
 export function rowTailSql(col: (name: string) => string, zone: string): string {
-  return `'"statsticDate":"' || ${col('day')} || '","statsticState":"' || ${stateSql(col, zone)} ||
+  return `'"id":"' || ${col('device_id')} || '-' || ${col('day')} || '","statsticDate":"' || ${col('day')} ||
+    '","statsticState":"' || ${stateSql(col, zone)} ||
     '","mileage":' || ${jsonNum(`round(${col('mileage')})`)}::bigint ||
     ',"runSeconds":' || ${col('run_seconds')} || ',"stopCount":' || ${col('stop_count')} ||
     ',"stopSeconds":' || ${col('stop_seconds')} || ',"engineSeconds":' || ${col('engine_seconds')} ||
@@ -79,12 +80,11 @@ export function rowTailSql(col: (name: string) => string, zone: string): string 
 }
 
 /**
- * /stat/find's rows as JSON text, one per row, written by PostgreSQL: `{"id":…,` and the device's
+ * /stat/find's rows as JSON text, one per row, written by PostgreSQL: `{` and the device's
  * `"terminalID":…,"displayName":…,` from $5 (JSON.stringify in Node: names may hold any character), then the
- * row's stored text (formatted here for rows without one).
+ * row's stored text, id included (formatted here for rows without one): two joins per row, no conversions.
  */
-const ROW_JSON = `'{"id":"' || s.device_id || '-' || s.day || '",' || r.head ||
-    COALESCE(s.row_json, ${rowTailSql((c) => `s.${c}`, 'r.zone')})`;
+const ROW_JSON = `'{' || r.head || COALESCE(s.row_json, ${rowTailSql((c) => `s.${c}`, 'r.zone')})`;
 const DAILY_JSON_FROM = `FROM unnest($1::bigint[], $2::date[], $3::date[], $4::text[], $5::text[]) WITH ORDINALITY
     AS r(id, first_day, last_day, zone, head, ord)
   JOIN stat_daily s ON s.device_id = r.id AND s.day >= r.first_day AND s.day <= r.last_day`;
@@ -99,7 +99,15 @@ export const DAILY_JSON_DAYS_SQL = `SELECT string_agg(x.j, ','), count(*)::int F
     SELECT s.day, ${ROW_JSON} AS j ${DAILY_JSON_FROM} ORDER BY s.day, r.ord OFFSET $6 LIMIT $7
   ) x GROUP BY x.day ORDER BY x.day`;
 /**
- * Sort memory for DAILY_JSON_DAYS_SQL (set for its transaction only): 100,000 rows of about 300 bytes are
+ * The first page when it holds the whole range (the usual case: 31,000 rows of 1,000 devices × 31 days in a
+ * page of 100,000): a text per day, grouped by day and each day's rows joined in terminalID order. Cheaper
+ * for the database than DAILY_JSON_DAYS_SQL, which sorts every row with its text before grouping (measured:
+ * about two thirds of its time). When the range has more rows than the page, DAILY_JSON_DAYS_SQL pages it.
+ */
+export const DAILY_JSON_ALL_DAYS_SQL = `SELECT string_agg(${ROW_JSON}, ',' ORDER BY r.ord), count(*)::int
+  ${DAILY_JSON_FROM} GROUP BY s.day ORDER BY s.day`;
+/**
+ * Sort memory for the day texts' reads (set for its transaction only): 100,000 rows of about 300 bytes are
  * sorted in memory instead of spilling to disk at PostgreSQL's default of 4 MB.
  */
 export const DAILY_SORT_MEMORY = '64MB';
@@ -248,13 +256,14 @@ export async function dailyPageJson(
   try {
     await client.query('BEGIN');
     await client.query(`SET LOCAL work_mem = '${DAILY_SORT_MEMORY}'`);
-    days = (
-      await client.query<[string, number]>({
-        text: DAILY_JSON_DAYS_SQL,
-        values: [...values, offset, limit],
+    const read = (paged: boolean) =>
+      client.query<[string, number]>({
+        text: paged ? DAILY_JSON_DAYS_SQL : DAILY_JSON_ALL_DAYS_SQL,
+        values: paged ? [...values, offset, limit] : values,
         rowMode: 'array',
-      })
-    ).rows;
+      });
+    days = offset === 0 ? (await read(false)).rows : [];
+    if (offset > 0 || days.reduce((n, d) => n + d[1], 0) > limit) days = (await read(true)).rows;
     await client.query('COMMIT');
   } catch (err) {
     await client.query('ROLLBACK').catch(() => {});
