@@ -19,6 +19,8 @@ export const Subjects = {
   sessionBound: 'gateway.session.bound',
   /** API → gateways: the per-model gateway settings changed; reload them. */
   modelSettingsChanged: 'gateway.modelSettings.changed',
+  /** maintenance → notifications: a maintenance item of a device fell due. */
+  maintenanceDue: 'notify.maintenance',
 } as const;
 
 export interface PositionEvent {
@@ -100,4 +102,14 @@ export function isDeviceEnvelope(payload: unknown): payload is DeviceEnvelope {
   return (
     typeof p.path === 'string' && typeof p.event === 'object' && p.event !== null && typeof p.event.type === 'string'
   );
+}
+
+export interface MaintenanceDueEvent {
+  type: 'maintenance';
+  deviceId: string;
+  terminalID: string;
+  itemId: string;
+  itemName: string;
+  dueBy: 'km' | 'hours' | 'date';
+  time: string;
 }

@@ -57,3 +57,8 @@ routeModules.push(grantRoutes, checkRoutes, riskRoutes, busRoutes);
 import { recordingRoutes } from './recordings/routes.ts';
 
 routeModules.push(recordingRoutes);
+
+// Notifications and scheduled reports (issue 18): rules, deliveries through the job queue, report schedules.
+import { notifyRoutes } from './notify/routes.ts';
+
+routeModules.push(notifyRoutes);
