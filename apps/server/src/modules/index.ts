@@ -60,5 +60,6 @@ routeModules.push(recordingRoutes);
 
 // Notifications and scheduled reports (issue 18): rules, deliveries through the job queue, report schedules.
 import { notifyRoutes } from './notify/routes.ts';
+import { reportScheduleRoutes } from './reportSchedule/routes.ts';
 
-routeModules.push(notifyRoutes);
+routeModules.push(notifyRoutes, reportScheduleRoutes);
