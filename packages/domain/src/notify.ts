@@ -40,11 +40,6 @@ export function eventNamesOfAlarm(code: number): string[] {
   return named ? [`alarm:${code}`, named, 'alarm:*'] : [`alarm:${code}`, 'alarm:*'];
 }
 
-/** The named event an alarm code stands for (fence.in …), or undefined for a plain alarm. */
-export function namedEventOfAlarm(code: number): NotifyEventName | undefined {
-  return ALARM_EVENT[code];
-}
-
 export interface QuietHours {
   /** 'HH:mm' */
   from: string;

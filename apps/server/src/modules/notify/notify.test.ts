@@ -26,7 +26,7 @@ import {
   startSmtpReceiver,
   startWebhookReceiver,
   type WebhookReceiver,
-} from './testReceivers.ts';
+} from './test-support.ts';
 
 const SECRET = 'hook-secret-123';
 const WAIT = 60_000;

@@ -4,7 +4,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClient, userClient } from '../../gateway/test-support.ts';
 import { type ApiClient, createTestServer, type TestServer } from '../../testing/harness.ts';
-import { type SmtpReceiver, startSmtpReceiver } from '../notify/testReceivers.ts';
+import { type SmtpReceiver, startSmtpReceiver } from '../notify/test-support.ts';
 
 /** The base64 body of the first attachment of a raw MIME message. */
 function attachmentOf(raw: string): { filename: string; data: Buffer } {
