@@ -103,3 +103,8 @@ featureRoutes.push(...deviceTypeRoutes);
 featureRoutes.push(...customerMapRoutes);
 // Customer self-service (issue 16): my account, drivers, special-brand accounts, bulk edit, help.
 featureRoutes.push(...custselfRoutes);
+
+import { notifyRoutes } from '../features/notify/routes.tsx';
+
+// Notification rules and scheduled reports (issue 18).
+featureRoutes.push(...notifyRoutes);

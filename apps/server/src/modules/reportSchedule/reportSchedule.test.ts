@@ -43,7 +43,7 @@ describe('scheduled reports', () => {
     const first = await admin.post<{ status: string }>('/reportSchedule/sendNow', { id: added.data.id });
     expect(first.data.status).toBe('sent');
     expect((await admin.post<{ status: string }>('/reportSchedule/sendNow', { id: added.data.id })).data.status).toBe(
-      'already sent',
+      'alreadySent',
     );
     const mails = smtp.mails.filter((m) => m.to.includes('boss@example.test'));
     expect(mails).toHaveLength(1);

@@ -40,7 +40,7 @@ export async function sendSchedule(ctx: AppContext, scheduleId: string, now = Da
     [s.id, period.firstDay, period.lastDay],
   );
   const sendId = claimed.rows[0]?.id;
-  if (!sendId) return 'already sent';
+  if (!sendId) return 'alreadySent';
   let status = 'failed';
   let rows = 0;
   let answer = '';
