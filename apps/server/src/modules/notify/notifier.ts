@@ -99,6 +99,8 @@ export class Notifier {
   private readonly unsubscribe: (() => void)[] = [];
   private readonly acc = new Map<string, boolean>();
   private readonly devices = new Map<string, DeviceInfo>();
+  /** Last notification per rule and device made by this process: a flapping device is skipped without a query. */
+  private readonly lastLocal = new Map<string, number>();
   private pending: string[] = [];
   private flushTimer: NodeJS.Timeout | null = null;
   private inflight = new Set<Promise<unknown>>();
@@ -382,7 +384,14 @@ export class Notifier {
       if (rule.quiet_from && rule.quiet_to && inQuietHours({ from: rule.quiet_from, to: rule.quiet_to }, at, zone)) {
         continue;
       }
-      if (rule.min_interval_seconds > 0 && !(await this.intervalPassed(rule, o.deviceId, at))) continue;
+      if (rule.min_interval_seconds > 0) {
+        const key = `${rule.id}:${o.deviceId}`;
+        const previous = this.lastLocal.get(key);
+        if (previous !== undefined && at - previous < rule.min_interval_seconds * 1000) continue;
+        if (!(await this.intervalPassed(rule, o.deviceId, at))) continue;
+        if (this.lastLocal.size > 100_000) this.lastLocal.clear();
+        this.lastLocal.set(key, at);
+      }
       const payload: NotifyPayload = {
         event: name === 'alarm:*' ? o.names[0] : name,
         terminalID: device.terminalId,
