@@ -99,7 +99,7 @@ export function RuleEditor({ rule, saving, onSave, onCancel }: Props) {
               mode="tags"
               value={emails}
               onChange={setEmails}
-              placeholder={t('channels.email')}
+              placeholder={t('channels.emailTo')}
               tokenSeparators={[',', ' ']}
               open={false}
               data-testid="rule-emails"
