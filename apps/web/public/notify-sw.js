@@ -8,12 +8,16 @@ self.addEventListener('push', (event) => {
     message = { title: 'Carhere', body: event.data ? event.data.text() : '' };
   }
   event.waitUntil(
-    self.registration.showNotification(message.title, { body: message.body, tag: message.id, data: { url: message.url } }),
+    self.registration.showNotification(message.title, {
+      body: message.body,
+      tag: message.id,
+      data: { url: message.url },
+    }),
   );
 });
 
 self.addEventListener('notificationclick', (event) => {
   event.notification.close();
-  const url = event.notification.data && event.notification.data.url;
+  const url = event.notification.data?.url;
   if (url) event.waitUntil(self.clients.openWindow(url));
 });
