@@ -28,6 +28,25 @@ async function sendOne(ctx: AppContext, d: Claimed): Promise<SendResult> {
   }
 }
 
+/**
+ * Deliveries whose job was lost (the process stopped between writing the row and queueing it) or whose sender
+ * stopped mid-send: queued again. Run with the hourly expiry check.
+ */
+export async function requeueStale(ctx: AppContext, jobs: JobQueue): Promise<number> {
+  const rows = (
+    await ctx.dbHandle.pool.query<{ id: string }>(
+      `SELECT id::text AS id FROM notify_deliveries
+        WHERE (status = 'queued' AND updated_at < now() - interval '10 minutes')
+           OR (status = 'sending' AND updated_at < now() - interval '10 minutes')
+        LIMIT 5000`,
+    )
+  ).rows;
+  for (let i = 0; i < rows.length; i += 50) {
+    await jobs.enqueue(DELIVER_JOB, { ids: rows.slice(i, i + 50).map((r) => r.id) }, { retryLimit: 3 });
+  }
+  return rows.length;
+}
+
 export function backoffSeconds(base: number, attempts: number): number {
   return Math.min(3600, base * 2 ** Math.max(0, attempts - 1));
 }
@@ -38,7 +57,10 @@ export async function deliver(ctx: AppContext, jobs: JobQueue, notifier: Notifie
     await pool.query<Claimed>(
       `UPDATE notify_deliveries d SET status = 'sending', updated_at = now()
          FROM notify_rules r
-        WHERE d.id = ANY($1::bigint[]) AND r.id = d.rule_id AND d.status IN ('queued', 'retrying')
+        WHERE d.id = ANY($1::bigint[]) AND r.id = d.rule_id
+          AND (d.status IN ('queued', 'retrying')
+               -- a claim left by a process that stopped in the middle of sending (the job came back to the queue)
+               OR (d.status = 'sending' AND d.updated_at < now() - interval '5 minutes'))
         RETURNING d.id::text AS id, d.rule_id::text AS rule_id, d.uid, d.payload, d.target, d.attempts, d.created_at,
                   r.user_id::text AS user_id`,
       [ids],

@@ -15,6 +15,7 @@ import {
   waitFor,
 } from '../../gateway/test-support.ts';
 import type { ApiClient } from '../../testing/harness.ts';
+import { requeueStale } from './deliver.ts';
 import { Notifier } from './notifier.ts';
 import {
   type BrowserKeys,
@@ -229,6 +230,50 @@ describe('notification rules', () => {
     );
     expect(row.response).toContain('HTTP 401 bad signature');
     await admin.post('/notify/rules/delete', { id: rule.data.id });
+  });
+
+  it('queues again a delivery whose job was lost or whose sender stopped mid-send (restart)', async () => {
+    const rule = await admin.post<{ id: string }>('/notify/rules/add', {
+      name: 'Lost job',
+      events: ['alarm:1'],
+      channels: [{ type: 'webhook', url: `${hooks.url}/lost`, secret: SECRET }],
+    });
+    const pool = server.ctx.dbHandle.pool;
+    // As a process leaves them when it stops: one row written but never queued, one claimed and never finished.
+    for (const [i, status] of ['queued', 'sending'].entries()) {
+      await pool.query(
+        `INSERT INTO notify_deliveries (rule_id, event_key, channel_index, channel, event, uid, payload, target, status,
+           updated_at)
+         VALUES ($1, $2, 0, 'webhook', 'alarm:1', $3, $4, $5, $6, now() - interval '1 hour')`,
+        [
+          rule.data.id,
+          `lost:${i}`,
+          `uid-lost-${i}`,
+          JSON.stringify({
+            event: 'alarm:1',
+            terminalID: '1',
+            deviceName: 'x',
+            time: new Date().toISOString(),
+            lat: null,
+            lon: null,
+            speed: null,
+            lang: 'en',
+            timeZone: '+00:00',
+          }),
+          JSON.stringify({ type: 'webhook', url: `${hooks.url}/lost`, secret: SECRET }),
+          status,
+        ],
+      );
+    }
+    expect(await requeueStale(server.ctx, server.ctx.services.jobs!)).toBeGreaterThanOrEqual(2);
+    const done = await finished(rule.data.id, 2);
+    expect(done.map((d) => d.status)).toEqual(['sent', 'sent']);
+    expect(
+      hooks.hooks
+        .filter((x) => x.path === '/lost')
+        .map((x) => x.body.id)
+        .sort(),
+    ).toEqual(['uid-lost-0', 'uid-lost-1']);
   });
 
   it('two notifiers on one bus (two processes) deliver an alarm once', async () => {

@@ -11,7 +11,7 @@ import { reachesPath } from '../../http/hierarchy.ts';
 import type { App } from '../../http/types.ts';
 import { type Caller, devicesByTerminalIds } from '../location/devices.ts';
 import { idSchema, terminalIdSchema } from '../location/params.ts';
-import { deliver } from './deliver.ts';
+import { deliver, requeueStale } from './deliver.ts';
 import { DELIVER_JOB, Notifier, OFFLINE_JOB } from './notifier.ts';
 import { type ChannelSpec, type RuleRow, ruleById } from './store.ts';
 import { vapidKeys } from './vapid.ts';
@@ -151,8 +151,12 @@ export async function notifyRoutes(app: App, ctx: AppContext): Promise<void> {
   await jobs.work<{ ruleId: string; deviceId: string; stateTime: string }>(OFFLINE_JOB, (job) =>
     notifier.checkOffline(job.data),
   );
-  await jobs.work(EXPIRY_JOB, () => notifier.checkExpiry());
-  // Expiry within N days: every process asks hourly, the queue keeps one job an hour.
+  await jobs.work(EXPIRY_JOB, async () => {
+    await notifier.checkExpiry();
+    await requeueStale(ctx, jobs);
+  });
+  // Expiry within N days (and stale deliveries queued again): every process asks hourly, the queue keeps one job
+  // an hour.
   const requestExpiry = () =>
     void jobs
       .enqueue(EXPIRY_JOB, {}, { singletonKey: EXPIRY_JOB, singletonSeconds: 3600 })
