@@ -49,6 +49,10 @@ export interface Config {
   metricsToken: string | undefined;
   /** Longest a graceful shutdown may take before the process exits anyway (SHUTDOWN_TIMEOUT_SECONDS). */
   shutdownTimeoutMs: number;
+  /** SMTP server of the notification and report e-mails (SMTP_URL, e.g. smtp://user:pass@host:587); else system settings. */
+  smtpUrl: string | undefined;
+  /** Sender address of those e-mails (MAIL_FROM). */
+  mailFrom: string | undefined;
 }
 
 function int(value: string | undefined, fallback: number, name: string): number {
@@ -139,5 +143,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       400,
     metricsToken: env.METRICS_TOKEN || undefined,
     shutdownTimeoutMs: int(env.SHUTDOWN_TIMEOUT_SECONDS, 30, 'SHUTDOWN_TIMEOUT_SECONDS') * 1000,
+    smtpUrl: env.SMTP_URL || undefined,
+    mailFrom: env.MAIL_FROM || undefined,
   };
 }

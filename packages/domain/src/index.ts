@@ -17,6 +17,8 @@ export * from './languages.ts';
 export * from './loginThrottle.ts';
 export * from './maintenance.ts';
 export * from './messages.ts';
+export * from './notify.ts';
+export * from './notifyTexts.ts';
 export * from './permissions.ts';
 export * from './result.ts';
 export * from './roles.ts';

@@ -104,6 +104,9 @@ const INDEX_TREE: readonly Node[] = [
   leaf('directive', ['main:command']),
   leaf('alarms', ['main:alarms']),
   leaf('alarmsAll', ['main:alarms']),
+  // Notification rules and scheduled reports (issue 18).
+  leaf('notify', ['main:alarms']),
+  leaf('reportSchedule', ['main:stat_export']),
   leaf('track', ['main:track']),
   leaf('tire', ['main:taiya']),
   group('checkCar', ['main:check_car'], each(['area', 'point'])),

@@ -66,3 +66,9 @@ routeModules.push(shareRoutes);
 import { maintenanceRoutes } from './maintenance/routes.ts';
 
 routeModules.push(maintenanceRoutes);
+
+// Notifications and scheduled reports (issue 18): rules, deliveries through the job queue, report schedules.
+import { notifyRoutes } from './notify/routes.ts';
+import { reportScheduleRoutes } from './reportSchedule/routes.ts';
+
+routeModules.push(notifyRoutes, reportScheduleRoutes);

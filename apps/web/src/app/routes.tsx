@@ -108,3 +108,8 @@ featureRoutes.push(...custselfRoutes);
 import { fleetCareRoutes } from '../features/share/routes.tsx';
 
 featureRoutes.push(...fleetCareRoutes);
+
+import { notifyRoutes } from '../features/notify/routes.tsx';
+
+// Notification rules and scheduled reports (issue 18).
+featureRoutes.push(...notifyRoutes);

@@ -1,0 +1,110 @@
+// The senders of the e-mail, webhook and push channels. Each answers what the receiver said, for the log.
+import { createHmac } from 'node:crypto';
+import nodemailer from 'nodemailer';
+import type { AppContext } from '../../context.ts';
+import { mailOf, pushMessageOf, webhookBodyOf } from './messages.ts';
+import type { NotifyPayload } from './store.ts';
+import { sendWebPush, type VapidKeys } from './webpush.ts';
+
+export interface SendResult {
+  ok: boolean;
+  /** The receiver's answer (HTTP status and body start, SMTP response). */
+  answer: string;
+  /** No point in retrying (bad address, subscription gone, nothing configured). */
+  permanent?: boolean;
+}
+
+export interface MailSettings {
+  smtpUrl: string;
+  from: string;
+}
+
+/** SMTP_URL / MAIL_FROM, else the system settings row `notify.mail` ({smtpUrl, from}). */
+export async function mailSettings(ctx: AppContext): Promise<MailSettings | null> {
+  if (ctx.config.smtpUrl) return { smtpUrl: ctx.config.smtpUrl, from: ctx.config.mailFrom ?? 'carhere@localhost' };
+  const row = (
+    await ctx.dbHandle.pool.query<{ value: { smtpUrl?: string; from?: string } }>(
+      `SELECT value FROM settings WHERE key = 'notify.mail'`,
+    )
+  ).rows[0];
+  if (!row?.value?.smtpUrl) return null;
+  return { smtpUrl: row.value.smtpUrl, from: row.value.from || ctx.config.mailFrom || 'carhere@localhost' };
+}
+
+export async function sendMail(
+  settings: MailSettings | null,
+  to: string[],
+  content: { subject: string; text: string; html?: string; attachments?: { filename: string; path: string }[] },
+): Promise<SendResult> {
+  if (!settings) return { ok: false, answer: 'no SMTP server configured (SMTP_URL)', permanent: true };
+  const transport = nodemailer.createTransport(settings.smtpUrl);
+  try {
+    const info = await transport.sendMail({ from: settings.from, to, ...content });
+    return { ok: true, answer: String(info.response ?? 'sent') };
+  } catch (err) {
+    const e = err as { responseCode?: number; message?: string };
+    // 5xx from the server: the message is refused for good.
+    const permanent = typeof e.responseCode === 'number' && e.responseCode >= 500;
+    return { ok: false, answer: e.message ?? String(err), permanent };
+  } finally {
+    transport.close();
+  }
+}
+
+export async function sendNotifyMail(settings: MailSettings | null, to: string[], p: NotifyPayload) {
+  return sendMail(settings, to, mailOf(p));
+}
+
+export function signatureOf(secret: string, rawBody: string): string {
+  return `sha256=${createHmac('sha256', secret).update(rawBody).digest('hex')}`;
+}
+
+export async function sendWebhook(url: string, secret: string, p: NotifyPayload, uid: string): Promise<SendResult> {
+  const raw = JSON.stringify(webhookBodyOf(p, uid, new Date()));
+  try {
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json',
+        'User-Agent': 'Carhere-Webhook/1',
+        'X-Carhere-Signature': signatureOf(secret, raw),
+      },
+      body: raw,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(15_000),
+    });
+    const text = (await res.text()).slice(0, 300);
+    return { ok: res.status >= 200 && res.status < 300, answer: `HTTP ${res.status} ${text}`.trim() };
+  } catch (err) {
+    return { ok: false, answer: err instanceof Error ? (err.cause as Error)?.message || err.message : String(err) };
+  }
+}
+
+export async function sendPush(
+  ctx: AppContext,
+  userId: string,
+  keys: VapidKeys,
+  p: NotifyPayload,
+  uid: string,
+): Promise<SendResult> {
+  const subs = (
+    await ctx.dbHandle.pool.query<{ id: string; endpoint: string; p256dh: string; auth: string }>(
+      'SELECT id::text AS id, endpoint, p256dh, auth FROM notify_push_subscriptions WHERE user_id = $1',
+      [userId],
+    )
+  ).rows;
+  if (subs.length === 0) return { ok: false, answer: 'no browser subscribed', permanent: true };
+  const answers: string[] = [];
+  let delivered = 0;
+  for (const s of subs) {
+    try {
+      const r = await sendWebPush(s, pushMessageOf(p, uid), keys, { subject: 'mailto:notify@carhere.invalid' });
+      answers.push(`${r.status}`);
+      if (r.ok) delivered++;
+      if (r.gone) await ctx.dbHandle.pool.query('DELETE FROM notify_push_subscriptions WHERE id = $1', [s.id]);
+    } catch (err) {
+      answers.push(err instanceof Error ? err.message : String(err));
+    }
+  }
+  return { ok: delivered > 0, answer: `push ${delivered}/${subs.length}: ${answers.join(', ')}` };
+}
