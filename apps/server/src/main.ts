@@ -19,6 +19,7 @@ import { warmPlaces } from './modules/map/offline/places.ts';
 import { nbRoutes } from './modules/nb/routes.ts';
 import { registerStatJobs } from './modules/stat/jobs.ts';
 import { systemRoutes } from './modules/system/routes.ts';
+import { startTrackSegments } from './modules/track/jobs.ts';
 import { startRetention } from './ops/retention.ts';
 import { partsOf, type Role } from './roles.ts';
 import { loadSecretKey } from './security/secretBox.ts';
@@ -114,6 +115,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   if (parts.jobWorkers) {
     background.push(await startLogCleanup(ctx, jobs, (err) => app.log.error({ err }, 'log cleanup failed')));
     background.push(await startRetention(ctx, jobs, (err) => app.log.error({ err }, 'retention failed')));
+    background.push(await startTrackSegments(ctx, jobs, (err) => app.log.error({ err }, 'track segments failed')));
   }
   let url = '';
   if (opts.listen !== false) {
