@@ -38,6 +38,8 @@ async function measure(
   bytes: number;
   count: number;
   jobSeconds: number;
+  /** The first query of a device whose segments the job did not build (as before issue 22); null with one device. */
+  withoutJob: number | null;
 }> {
   const running = await startServer(
     {
@@ -165,7 +167,24 @@ async function measure(
       JSON.parse(JSON.stringify(rows));
       naiveTimes.push(performance.now() - t);
     }
+    // For comparison in the same run: the last device's track with its segments removed, as a first query met
+    // it before the day-close job (the query reads the 90 days of fixes and stores the segments after answering).
+    let withoutJob: number | null = null;
+    if (interleaved > 1) {
+      await pool.query('DELETE FROM track_segments WHERE device_id = $1', [interleaved]);
+      const lastUrl = `${running.url}/api/track/findByTerminalID?terminalID=8600000000000${String(interleaved).padStart(2, '0')}&startTime=${start}&endTime=${end}&format=compact`;
+      let t = performance.now();
+      const res = await fetch(lastUrl, { headers: { cookie } }).catch(async (err) => {
+        if ((err as { cause?: { code?: string } }).cause?.code !== 'ECONNRESET') throw err;
+        t = performance.now();
+        return fetch(lastUrl, { headers: { cookie } });
+      });
+      if (!res.ok) throw new Error(`track query failed: ${res.status}`);
+      await res.text();
+      withoutJob = performance.now() - t;
+    }
     return {
+      withoutJob,
       cold: apiTimes[0],
       api: median(apiTimes.slice(1)),
       naive: median(naiveTimes),
@@ -189,6 +208,7 @@ try {
 console.log(
   `PostgreSQL: ${pg.count} fixes over ${DAYS} days through the API (compact, ${round(pg.bytes / 1e6, 2)} MB): first query ${round(pg.cold)} ms ` +
     `(day segments built by the day-close job, today from positions), second and later ${round(pg.api)} ms (median of ${RUNS - 1}); ` +
+    `a first query without the job's segments: ${round(pg.withoutJob ?? 0)} ms; ` +
     `as a JSON list: ${round(pg.list)} ms; baseline (rows as objects, JSON): ${round(pg.naive)} ms`,
 );
 
