@@ -20,6 +20,7 @@ import { warmPlaces } from './modules/map/offline/places.ts';
 import { nbRoutes } from './modules/nb/routes.ts';
 import { registerStatJobs } from './modules/stat/jobs.ts';
 import { systemRoutes } from './modules/system/routes.ts';
+import { startTrackSegments } from './modules/track/jobs.ts';
 import { startRetention } from './ops/retention.ts';
 import { partsOf, type Role } from './roles.ts';
 import { loadSecretKey } from './security/secretBox.ts';
@@ -119,6 +120,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     background.push(
       await startMaintenanceChecks(ctx, jobs, (err) => app.log.error({ err }, 'maintenance check failed')),
     );
+    background.push(await startTrackSegments(ctx, jobs, (err) => app.log.error({ err }, 'track segments failed')));
   }
   let url = '';
   if (opts.listen !== false) {

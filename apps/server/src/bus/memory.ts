@@ -42,6 +42,10 @@ export class MemoryBus implements EventBus {
 
   async ping(): Promise<void> {}
 
+  onResume(): () => void {
+    return () => {};
+  }
+
   async close(): Promise<void> {
     this.exact.clear();
     this.prefixes.clear();

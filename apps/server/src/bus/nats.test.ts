@@ -1,5 +1,6 @@
 // Runs against a real NATS server (NATS_TEST_URL, default nats://127.0.0.1:4222; CI starts one).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { natsAvailable, startNats } from '../ops/test-support.ts';
 import { natsReachable } from '../testing/expectations.ts';
 import { NatsBus } from './nats.ts';
 
@@ -67,6 +68,34 @@ describe.skipIf(!available)('NatsBus between two connections (two processes in p
       await eu.close();
       await eu2.close();
       await asia.close();
+    }
+  });
+});
+
+describe.skipIf(!natsAvailable)('NatsBus when its server goes away and comes back', () => {
+  it('tells its resume listeners when it is back, with the time it was lost; subscriptions work again', async () => {
+    const nats = await startNats();
+    const bus = await NatsBus.connect(nats.url);
+    try {
+      const resumed: number[] = [];
+      const got: unknown[] = [];
+      bus.onResume((downSince) => resumed.push(downSince));
+      bus.subscribe('device.position', (p) => got.push(p));
+      await bus.flush();
+      const stoppedAt = Date.now();
+      await nats.stop();
+      await nats.start();
+      const deadline = Date.now() + 30_000;
+      while (resumed.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(resumed).toHaveLength(1);
+      expect(resumed[0]).toBeGreaterThanOrEqual(stoppedAt);
+      bus.publish('device.position', { deviceId: '9' });
+      await bus.flush();
+      while (got.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(got).toEqual([{ deviceId: '9' }]);
+    } finally {
+      await bus.close();
+      await nats.stop();
     }
   });
 });

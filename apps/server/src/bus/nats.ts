@@ -2,13 +2,16 @@
 // Payloads travel as JSON. Subjects use NATS syntax, so 'device.>' works the same as on the in-process bus.
 // With a prefix (BUS_PREFIX) every subject on the wire starts with it and handlers see the subject without it,
 // so several deployments (or test runs) can share one NATS server without hearing each other.
-import { connect, JSONCodec, type NatsConnection, type Subscription } from 'nats';
+import { connect, Events, JSONCodec, type NatsConnection, type Subscription } from 'nats';
 import type { BusHandler, EventBus } from './types.ts';
 
 const codec = JSONCodec<unknown>();
 
 export class NatsBus implements EventBus {
   private readonly subs = new Set<Subscription>();
+  private readonly resumeHandlers = new Set<(downSince: number) => void>();
+  /** When the connection to the server was lost (ms), while it is lost. */
+  private downSince: number | null = null;
 
   private constructor(
     private readonly nc: NatsConnection,
@@ -28,7 +31,35 @@ export class NatsBus implements EventBus {
       maxReconnectAttempts: -1,
       reconnectTimeWait: 500,
     });
-    return new NatsBus(nc, onError, prefix);
+    const bus = new NatsBus(nc, onError, prefix);
+    void bus.watchStatus();
+    return bus;
+  }
+
+  /** Notes when the server goes away; on reconnect (subscriptions renewed) tells the resume handlers. */
+  private async watchStatus(): Promise<void> {
+    for await (const s of this.nc.status()) {
+      if (s.type === Events.Disconnect) {
+        this.downSince ??= Date.now();
+      } else if (s.type === Events.Reconnect) {
+        const since = this.downSince ?? Date.now();
+        this.downSince = null;
+        for (const h of this.resumeHandlers) {
+          try {
+            h(since);
+          } catch (err) {
+            this.onError(err, 'bus.resume');
+          }
+        }
+      }
+    }
+  }
+
+  onResume(handler: (downSince: number) => void): () => void {
+    this.resumeHandlers.add(handler);
+    return () => {
+      this.resumeHandlers.delete(handler);
+    };
   }
 
   publish(subject: string, payload: unknown): void {
@@ -65,6 +96,7 @@ export class NatsBus implements EventBus {
   }
 
   async close(): Promise<void> {
+    this.resumeHandlers.clear();
     for (const s of this.subs) s.unsubscribe();
     this.subs.clear();
     await this.nc.drain();

@@ -10,5 +10,11 @@ export interface EventBus {
   subscribe(subject: string, handler: BusHandler): () => void;
   /** Resolves once the bus answers a round trip (readiness); the in-process bus always does. */
   ping(): Promise<void>;
+  /**
+   * Runs `handler` each time the bus comes back after an outage, with the time (ms) this process lost it:
+   * events published meanwhile may never have arrived, so a listener catches up from the database. The
+   * in-process bus never goes away. Returns an unsubscribe function.
+   */
+  onResume(handler: (downSince: number) => void): () => void;
   close(): Promise<void>;
 }

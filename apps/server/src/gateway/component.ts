@@ -15,6 +15,7 @@ import {
   readStoredSubscribe,
   SUBSCRIBE_CHANGED,
 } from '../modules/subscribe/settings.ts';
+import { requestLateRebuild } from '../modules/track/jobs.ts';
 import { watchGateway } from '../ops/metrics.ts';
 import { DeviceLog } from './device-log.ts';
 import { DeviceDirectory } from './directory.ts';
@@ -34,7 +35,6 @@ import { OsmandListener } from './osmand.ts';
 import { gt06Codec, jt808Codec } from './protocol-codecs.ts';
 import { PushIngest } from './push.ts';
 import { SessionRegistry } from './registry.ts';
-import { SegmentJob } from './segment-job.ts';
 
 import type { Session, SessionContext } from './session.ts';
 import { Sweeper } from './sweeper.ts';
@@ -50,6 +50,13 @@ function statisticsHook(
   return { onMarked: () => requester.request(), stop: () => requester.stop() };
 }
 
+/** Track segments cleared by late fixes are built again by a queued job (issue 22); none without a queue. */
+function segmentsHook(ctx: AppContext, onError: (err: unknown) => void): { onPastDays(): void } | undefined {
+  const jobs = ctx.services.jobs;
+  if (!jobs) return undefined;
+  return { onPastDays: () => void requestLateRebuild(jobs).catch(onError) };
+}
+
 export interface Gateway {
   options: GatewayOptions;
   /** Bound ports (useful when configured as 0). */
@@ -60,7 +67,6 @@ export interface Gateway {
   state: DeviceStateWriter;
   push: PushIngest;
   sweeper: Sweeper;
-  segments: SegmentJob;
   log: DeviceLog;
   /** Per-model settings (bad checksums accepted, offline alarm threshold). */
   models: ModelSettings;
@@ -105,6 +111,7 @@ export async function startGateway(
     highWaterRows: options.highWaterRows,
     onError,
     statistics,
+    segments: segmentsHook(ctx, onError),
   });
   const log = new DeviceLog(ctx.db, onError);
   const models = new ModelSettings(ctx.db, onError);
@@ -135,7 +142,6 @@ export async function startGateway(
     options.offlineAlarmMinutes,
   );
   const push = new PushIngest(batcher, state);
-  const segments = new SegmentJob(pool, Math.min(600_000, Math.max(60_000, options.idleMs)), onError);
 
   const sessionCtx: SessionContext = {
     directory,
@@ -207,7 +213,6 @@ export async function startGateway(
   state.start();
   dispatcher.start();
   sweeper.start();
-  segments.start();
 
   const listeners: DeviceListener[] = [];
   const ports = { gt06: 0, jt808: 0, osmand: 0 };
@@ -248,7 +253,6 @@ export async function startGateway(
     state,
     push,
     sweeper,
-    segments,
     log,
     models,
     capture,
@@ -278,7 +282,6 @@ export async function startGateway(
       dispatcher.stop();
       ota.stop();
       sweeper.stop();
-      segments.stop();
       directory.stop();
       models.stop();
       await batcher.close();

@@ -25,6 +25,11 @@ export interface BatcherOptions {
    * that marked some (the statistics area uses it to request a roll-up). Off when absent.
    */
   statistics?: { onMarked(): void };
+  /**
+   * Track segments (issue 22): runs after a commit that stored fixes of closed days (their segments were cleared
+   * in the same transaction), so the segments are built again before a query needs them. Off when absent.
+   */
+  segments?: { onPastDays(): void };
 }
 
 export interface BatcherStats {
@@ -351,6 +356,7 @@ export class IngestBatcher {
       if (pastDays) await client.query(INVALIDATE_SEGMENTS_SQL, [JSON.stringify([...pastDays.values()])]);
       const inserted = alarms ? (await client.query<AlarmRow>(INSERT_ALARMS, [alarms])).rows : [];
       await client.query('COMMIT');
+      if (pastDays) this.opts.segments?.onPastDays();
       return inserted;
     } catch (err) {
       await client.query('ROLLBACK').catch(() => {});

@@ -55,7 +55,8 @@ export class LiveHub {
     }
   }
 
-  private dispatch(payload: unknown): void {
+  /** Sends one device event to the browsers that may see it (bus events, and catch-ups after a bus outage). */
+  dispatch(payload: unknown): void {
     if (this.clients.size === 0 || !isDeviceEnvelope(payload)) return;
     let text: string | null = null;
     for (const client of this.clients) {

@@ -8,9 +8,12 @@ import { isAllowedOrigin } from '../../http/origin.ts';
 import { loadSession } from '../../http/session.ts';
 import type { App } from '../../http/types.ts';
 import { watchLiveHub } from '../../ops/metrics.ts';
+import { LiveCatchUp } from './catch-up.ts';
 import { LiveHub } from './hub.ts';
 
 const RECHECK_MS = 60_000;
+/** The catch-up's second read: after the gateway's coalesced state writes (250 ms by default) have landed. */
+const CATCH_UP_SECOND_PASS_MS = 1000;
 
 declare module '../../context.ts' {
   interface AppServices {
@@ -22,7 +25,19 @@ export async function liveRoutes(app: App, ctx: AppContext): Promise<void> {
   const hub = new LiveHub(ctx.bus);
   ctx.services.live = hub;
   const unwatch = watchLiveHub(hub);
+  // After a bus outage, browsers get the latest state of every device that changed meanwhile (catch-up.ts).
+  const catchUp = new LiveCatchUp(
+    ctx.dbHandle.pool,
+    (envelope) => hub.dispatch(envelope),
+    CATCH_UP_SECOND_PASS_MS,
+    (err) => app.log.warn({ err }, 'live catch-up after a bus outage failed'),
+  );
+  const unresume = ctx.bus.onResume((downSince) => {
+    if (hub.size > 0) catchUp.resume(downSince);
+  });
   app.addHook('onClose', async () => {
+    unresume();
+    catchUp.stop();
     unwatch();
     hub.close();
   });

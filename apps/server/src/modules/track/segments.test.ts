@@ -3,10 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IngestBatcher } from '../../gateway/ingest/batcher.ts';
 import { PartitionManager } from '../../gateway/ingest/partitions.ts';
 import { DeviceStateWriter } from '../../gateway/ingest/state-writer.ts';
-import { SegmentJob } from '../../gateway/segment-job.ts';
 import { addDevice, newTerminalId } from '../../gateway/test-support.ts';
 import { createTestServer, type TestServer } from '../../testing/harness.ts';
 import { decodeCompactTrack, encodeScaledTrack } from './compact.ts';
+import { prepareSegments, requestLateRebuild } from './jobs.ts';
+import { type LoadedScaledTrack, loadScaledTrack } from './queries.ts';
 import { loadCompactTrack, mergeSegments, segmentOf, storeSegments } from './segments.ts';
 
 const DAY = 86_400_000;
@@ -163,27 +164,132 @@ describe('track segments: cache and invalidation', () => {
     expect((await segmentsRows()).rows.every((r) => r.has)).toBe(true);
   });
 
-  it('the daily job prepares yesterday’s segment for devices that reported since, once per day', async () => {
+  /** The track of [from, to] encoded straight from positions, as if no segment existed. */
+  async function straight(id: string, from: number, to: number) {
+    return mergeSegments([segmentOfAll(await loadScaledTrack(server.ctx.dbHandle.pool, id, from, to))]);
+  }
+  const segmentOfAll = (c: LoadedScaledTrack) => segmentOf(c, 0, c.count);
+
+  it('the day-close job builds the closed days of each device that reported; queries then read segments', async () => {
+    const pool = server.ctx.dbHandle.pool;
     const other = await addDevice(server, newTerminalId('jt808'), 'jt808');
-    const day = start + 3 * DAY;
-    await server.ctx.db
-      .insertInto('positions')
-      .values([{ device_id: other, time: new Date(day + 3_600_000), lat: 30, lon: 120, valid: true }])
-      .execute();
+    const now = Date.now();
+    // Every 30 minutes from three days and a half ago until now (today's fixes stay in positions).
+    const from = Math.floor(now / DAY) * DAY - 3 * DAY - 12 * 3_600_000;
+    const fixes = Array.from({ length: Math.floor((now - from) / 1_800_000) }, (_, i) => ({
+      device_id: other,
+      time: new Date(from + i * 1_800_000),
+      lat: 30 + i * 1e-4,
+      lon: 120,
+      speed: i % 80,
+      course: i % 360,
+      valid: true,
+    }));
+    await server.ctx.db.insertInto('positions').values(fixes).execute();
     await server.ctx.db
       .insertInto('device_state')
-      .values({ device_id: other, pos_time: new Date(day + DAY + 60_000), attributes: '{}' })
+      .values({ device_id: other, pos_time: fixes.at(-1)?.time, attributes: '{}' })
       .execute();
-    const job = new SegmentJob(server.ctx.dbHandle.pool, 60_000, (err) => {
-      throw err;
-    });
-    expect(await job.run(day + DAY + 3_600_000)).toBe(1);
-    const row = await server.ctx.dbHandle.pool.query(
-      'SELECT data FROM track_segments WHERE device_id = $1 AND day = $2',
-      [other, new Date(day).toISOString().slice(0, 10)],
+    const firstDay = new Date(from).toISOString().slice(0, 10);
+    const yesterday = new Date(now - DAY).toISOString().slice(0, 10);
+    const result = await prepareSegments(pool, { from: firstDay, to: yesterday }, now);
+    expect(result.devices).toBeGreaterThanOrEqual(1);
+    const rows = await pool.query<{ day: string; count: number | null }>(
+      `SELECT day::text AS day, (data->>'count')::int AS count FROM track_segments WHERE device_id = $1 ORDER BY day`,
+      [other],
     );
-    expect(row.rows[0].data).toMatchObject({ count: 1 });
-    expect(await job.run(day + DAY + 7_200_000)).toBe(0);
+    // The four closed days (the first one partly covered), none for today; each the count of its fixes.
+    expect(rows.rows.map((r) => r.day)).toEqual(
+      [3, 2, 1, 0].map((d) => new Date(Math.floor(now / DAY) * DAY - (d + 1) * DAY).toISOString().slice(0, 10)),
+    );
+    for (const r of rows.rows) {
+      const start = Date.parse(`${r.day}T00:00:00Z`);
+      expect(r.count).toBe(fixes.filter((f) => f.time.getTime() >= start && f.time.getTime() < start + DAY).length);
+    }
+    const t = await loadCompactTrack(pool, other, from, now);
+    expect(t).toEqual(await straight(other, from, now));
+    expect(t.count).toBe(fixes.length);
+  });
+
+  it('late and out-of-order fixes in closed days: cleared with the commit, rebuilt by the queued job, track exact', async () => {
+    const pool = server.ctx.dbHandle.pool;
+    const jobs = server.ctx.services.jobs;
+    if (!jobs) throw new Error('the test server runs the job queue');
+    const requests: (string | null)[] = [];
+    const lateBatcher = new IngestBatcher(
+      pool,
+      server.ctx.bus,
+      new PartitionManager(pool),
+      new DeviceStateWriter(pool, server.ctx.bus, 60_000),
+      {
+        maxBatchRows: 5000,
+        writers: 1,
+        highWaterRows: 100_000,
+        segments: { onPastDays: () => void requestLateRebuild(jobs).then((id) => requests.push(id)) },
+      },
+    );
+    const from = start;
+    const to = start + 4 * DAY - 1;
+    await loadCompactTrack(pool, deviceId, from, to); // every closed day has its segment
+    const before = (await segmentsRows()).rows;
+    expect(before.every((r) => r.has)).toBe(true);
+    // One record whose fixes are out of time order: day 4 first, then day 2 between two stored fixes, then the
+    // last second of day 1.
+    const times = [start + 3 * DAY + 420_000, start + DAY + 7 * 600_000 + 1000, start + DAY - 1000];
+    lateBatcher.submit({
+      device: {
+        id: deviceId,
+        terminalId: 'x',
+        protocol: 2,
+        nbDeviceId: null,
+        deviceType: 12,
+        timeZone: 8,
+        speedLimit: 120,
+        path: '/1/2/',
+        activated: true,
+        deleted: false,
+      },
+      positions: times.map((time, i) => ({
+        time,
+        lat: 41 + i,
+        lon: 118,
+        altitude: 0,
+        speed: 7,
+        course: 7,
+        valid: true,
+        satellites: 5,
+        locationType: 'gps',
+        acc: true,
+        mileage: null,
+        battery: null,
+      })),
+      alarms: [],
+      status: null,
+      receivedAt: Date.now(),
+      done: null,
+    });
+    await lateBatcher.flush();
+    const touched = new Set(times.map((t) => new Date(t).toISOString().slice(0, 10)));
+    const cleared = (await segmentsRows()).rows.filter((r) => !r.has).map((r) => r.day);
+    expect(new Set(cleared)).toEqual(touched);
+    // The job the batcher asked for builds them again, with no query in between.
+    const deadline = Date.now() + 90_000;
+    while ((await segmentsRows()).rows.some((r) => !r.has)) {
+      if (Date.now() > deadline) throw new Error(`segments not rebuilt (requests: ${JSON.stringify(requests)})`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(requests.length).toBeGreaterThan(0);
+    const after = (await segmentsRows()).rows;
+    for (const r of after) {
+      const old = before.find((b) => b.day === r.day);
+      if (touched.has(r.day)) expect(r.version).toBeGreaterThan(old?.version ?? -1);
+      else expect(r.version).toBe(old?.version);
+    }
+    const t = await loadCompactTrack(pool, deviceId, from, to);
+    expect(t).toEqual(await straight(deviceId, from, to));
+    const points = decodeCompactTrack(t.compact);
+    for (const time of times) expect(points.some((p) => p.time === time)).toBe(true);
+    expect(points.map((p) => p.time)).toEqual([...points.map((p) => p.time)].sort((a, b) => a - b));
   });
 
   it('does not store a segment computed from a version that changed meanwhile', async () => {
