@@ -110,8 +110,22 @@ describe('OTA, AGPS and subscription settings in Chromium', () => {
 
   it('test uploads a firmware, upgrades a JT/T 808 terminal, and finds the result on otaHttp', async () => {
     const page = await as('test');
+    // While the firmware library's first page is on its way, the table shows its loading skeleton (issue 17), not
+    // the empty hint.
+    let release = () => {};
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    await page.route('**/api/ota/firmware/find', async (route) => {
+      await held;
+      await route.continue().catch(() => undefined);
+    });
     await page.goto(`${platform.baseUrl}/test/ota/otaList`);
     await page.getByTestId('ota-list-page').waitFor();
+    await page.locator('[data-testid="fw-table"] [aria-busy="true"]').first().waitFor();
+    release();
+    await page.locator('[data-testid="fw-table"] [aria-busy="true"]').first().waitFor({ state: 'detached' });
+    await page.unroute('**/api/ota/firmware/find');
     await page.locator('input[data-testid="fw-model"], [data-testid="fw-model"] input').first().fill('8');
     await page.getByTestId('fw-version').fill('7.1.0');
     await page.getByTestId('fw-notes').fill('e2e build');

@@ -44,8 +44,12 @@ export function BrandsSection() {
   const [form] = Form.useForm<BrandForm>();
   const logo = Form.useWatch('logo', form);
 
+  const [loading, setLoading] = useState(true);
   const reload = useCallback(() => {
-    api<Brand[]>('/brand/list', {}).then(setBrands, (err: Error) => message.error(err.message));
+    setLoading(true);
+    api<Brand[]>('/brand/list', {})
+      .then(setBrands, (err: Error) => message.error(err.message))
+      .finally(() => setLoading(false));
   }, [message]);
   useEffect(reload, [reload]);
 
@@ -93,6 +97,7 @@ export function BrandsSection() {
       </Space>
       <Typography.Paragraph type="secondary">{t('brand.rule')}</Typography.Paragraph>
       <Table<Brand>
+        loading={loading}
         rowKey="id"
         size="small"
         pagination={false}

@@ -104,6 +104,7 @@ export function TaskProgress({ taskId, canCancel }: { taskId: string; canCancel?
           options={STATES.map((s) => ({ value: s, label: t(`state.${s}`) }))}
         />
         <Table<TaskItemView>
+          loading={task === null}
           rowKey="id"
           size="small"
           dataSource={items.list}

@@ -6,7 +6,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { sizeText } from './OtaPages.tsx';
 import { type AgpsFile, deleteAgps, fileBase64, findAgps, refreshAgps, sourceAgps, uploadAgps } from './otaApi.ts';
-import { when } from './shared.tsx';
+import { useLoading, when } from './shared.tsx';
 
 /** An age in seconds as the largest whole unit: 45 s, 12 min, 3 h, 2 d. */
 export function ageParts(seconds: number): { n: number; unit: 's' | 'min' | 'h' | 'd' } {
@@ -26,7 +26,8 @@ export default function AgpsPage() {
   const [url, setUrl] = useState('');
   const [minutes, setMinutes] = useState<number | null>(60);
   const fail = (e: Error) => message.error(e.message);
-  const load = useCallback(async () => setFiles((await findAgps()).list), []);
+  const [listing, track] = useLoading();
+  const load = useCallback(async () => setFiles((await track(findAgps())).list), [track]);
   // biome-ignore lint/correctness/useExhaustiveDependencies: first load only
   useEffect(() => {
     load().catch(fail);
@@ -128,6 +129,7 @@ export default function AgpsPage() {
         data-testid="agps-table"
         size="small"
         rowKey="id"
+        loading={listing}
         dataSource={files}
         pagination={false}
         onRow={(r) => ({ 'data-testid': `agps-${r.provider}-${r.kind}` }) as never}

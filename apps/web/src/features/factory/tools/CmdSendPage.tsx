@@ -25,7 +25,7 @@ export default function CmdSendPage() {
   const [hex, setHex] = useState(false);
   const [history, setHistory] = useState<HistoryRow[]>([]);
   const [tick, setTick] = useState(0);
-  usePolling(device === null ? null : `${device}-${tick}`, async () => {
+  const polling = usePolling(device === null ? null : `${device}-${tick}`, async () => {
     const rows = await consoleHistory(device as string);
     setHistory(rows);
     return rows.some((r) => r.status === 'pending' || r.status === 'sent');
@@ -91,6 +91,7 @@ export default function CmdSendPage() {
               size="small"
               rowKey="commandId"
               data-testid="console-history"
+              loading={polling}
               dataSource={history}
               pagination={false}
               onRow={(r) => ({ 'data-testid': `cmd-${r.commandId}`, 'data-status': r.status }) as never}

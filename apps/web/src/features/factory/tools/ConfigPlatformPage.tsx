@@ -18,7 +18,7 @@ import {
   readConfig,
   updateConfig,
 } from './otaApi.ts';
-import { ImeiInput, isOpen, usePolling } from './shared.tsx';
+import { ImeiInput, isOpen, useLoading, usePolling } from './shared.tsx';
 
 const KEYS = ['server', 'heartbeat', 'interval', 'apn', 'timezone'] as const;
 
@@ -42,12 +42,13 @@ export default function ConfigPlatformPage() {
   const [page, setPage] = useState(1);
   const [rows, setRows] = useState<Page<ConfigResult>>({ total: 0, list: [] });
   const fail = (e: Error) => message.error(e.message);
-  const load = useCallback(async () => setProfiles(await findConfigs()), []);
+  const [listing, track] = useLoading();
+  const load = useCallback(async () => setProfiles(await track(findConfigs())), [track]);
   // biome-ignore lint/correctness/useExhaustiveDependencies: first load only
   useEffect(() => {
     load().catch(fail);
   }, [load]);
-  usePolling(taskId === null ? null : `${taskId}-${page}`, async () => {
+  const polling = usePolling(taskId === null ? null : `${taskId}-${page}`, async () => {
     const r = await configResults({ taskId: taskId as string, pageNum: page, pageSize: 20 });
     setRows(r);
     return r.list.some((x) => isOpen(x.status));
@@ -109,6 +110,7 @@ export default function ConfigPlatformPage() {
         <Table<ConfigProfile>
           data-testid="cfg-table"
           size="small"
+          loading={listing}
           rowKey="id"
           dataSource={profiles}
           pagination={false}
@@ -193,6 +195,7 @@ export default function ConfigPlatformPage() {
             data-testid="cfg-results"
             size="small"
             rowKey={(r, i) => `${r.terminalID}-${i}`}
+            loading={polling}
             dataSource={rows.list}
             onRow={(r) =>
               ({

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import type { TaskItemState } from '../../tasks/api.ts';
 import { STATES } from '../../tasks/TaskProgress.tsx';
 import { type BatchAction, type CmdResult, deviceBatchManage, mutiCmdResults, sendMutiCmd } from './api.ts';
-import { ImeiInput, isOpen, ResultTable, usePolling } from './shared.tsx';
+import { ImeiInput, isOpen, ResultTable, useLoading, usePolling } from './shared.tsx';
 
 export function SendMutiCmdPage() {
   const { t } = useTranslation('factoryTools');
@@ -16,7 +16,7 @@ export function SendMutiCmdPage() {
   const [taskId, setTaskId] = useState<string | null>(null);
   const [page, setPage] = useState(1);
   const [rows, setRows] = useState<{ total: number; list: CmdResult[] }>({ total: 0, list: [] });
-  usePolling(taskId === null ? null : `${taskId}-${page}`, async () => {
+  const polling = usePolling(taskId === null ? null : `${taskId}-${page}`, async () => {
     const r = await mutiCmdResults({ taskId: taskId as string, pageNum: page, pageSize: 20 });
     setRows(r);
     return r.list.some((x) => isOpen(x.status));
@@ -53,7 +53,7 @@ export function SendMutiCmdPage() {
       </Card>
       {taskId && (
         <Card title={t('taskResults', { id: taskId })}>
-          <ResultTable rows={rows} page={page} onPage={setPage} testId="muti-results" />
+          <ResultTable rows={rows} loading={polling} page={page} onPage={setPage} testId="muti-results" />
         </Card>
       )}
     </Space>
@@ -69,7 +69,9 @@ export function SearchResultCmdPage() {
   const [status, setStatus] = useState<TaskItemState | undefined>();
   const [page, setPage] = useState(1);
   const [rows, setRows] = useState<{ total: number; list: CmdResult[] }>({ total: 0, list: [] });
-  const search = async (p = 1) => {
+  const [searching, track] = useLoading();
+  const search = (p = 1) => track(find(p));
+  const find = async (p: number) => {
     setPage(p);
     setRows(
       await mutiCmdResults({
@@ -115,6 +117,7 @@ export function SearchResultCmdPage() {
       </Space>
       <ResultTable
         rows={rows}
+        loading={searching}
         extra={[
           { title: t('taskId'), dataIndex: 'taskId' },
           { title: t('content'), dataIndex: 'content' },

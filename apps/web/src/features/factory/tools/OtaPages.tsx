@@ -36,7 +36,7 @@ import {
   uploadFirmware,
   userOtaResults,
 } from './otaApi.ts';
-import { ImeiInput, isOpen, usePolling, when } from './shared.tsx';
+import { ImeiInput, isOpen, useLoading, usePolling, when } from './shared.tsx';
 
 export function sizeText(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
@@ -81,8 +81,10 @@ function OtaResultTable({
   page,
   onPage,
   testId,
+  loading,
 }: {
   rows: Page<OtaResult>;
+  loading: boolean;
   page: number;
   onPage: (p: number) => void;
   testId: string;
@@ -93,6 +95,7 @@ function OtaResultTable({
       data-testid={testId}
       size="small"
       rowKey={(r) => `${r.taskId}-${r.terminalID}`}
+      loading={loading}
       dataSource={rows.list}
       columns={resultColumns(t)}
       onRow={(r) => ({ 'data-testid': `row-${r.terminalID}`, 'data-state': r.status }) as never}
@@ -119,15 +122,19 @@ export function OtaListPage() {
   const [rows, setRows] = useState<Page<OtaResult>>({ total: 0, list: [] });
   const fail = (e: Error) => message.error(e.message);
 
-  const load = useCallback(async (p: number) => {
-    setLibPage(p);
-    setLibrary(await findFirmware({ pageNum: p, pageSize: 10 }));
-  }, []);
+  const [listing, track] = useLoading();
+  const load = useCallback(
+    async (p: number) => {
+      setLibPage(p);
+      setLibrary(await track(findFirmware({ pageNum: p, pageSize: 10 })));
+    },
+    [track],
+  );
   // biome-ignore lint/correctness/useExhaustiveDependencies: first load only
   useEffect(() => {
     load(1).catch(fail);
   }, [load]);
-  usePolling(taskId === null ? null : `${taskId}-${page}`, async () => {
+  const polling = usePolling(taskId === null ? null : `${taskId}-${page}`, async () => {
     const r = await otaResults({ taskId: taskId as string, pageNum: page, pageSize: 20 });
     setRows(r);
     return r.list.some((x) => isOpen(x.status));
@@ -207,6 +214,7 @@ export function OtaListPage() {
           data-testid="fw-table"
           size="small"
           rowKey="id"
+          loading={listing}
           dataSource={library.list}
           onRow={(r) => ({ 'data-testid': `fw-${r.model}-${r.version}` }) as never}
           pagination={{
@@ -279,7 +287,7 @@ export function OtaListPage() {
       </Card>
       {taskId && (
         <Card title={t('taskResults', { id: taskId })}>
-          <OtaResultTable rows={rows} page={page} onPage={setPage} testId="ota-results" />
+          <OtaResultTable rows={rows} loading={polling} page={page} onPage={setPage} testId="ota-results" />
         </Card>
       )}
     </Space>
@@ -295,7 +303,9 @@ function ResultSearch({ load, testId }: { load: (q: ResultQuery) => Promise<Page
   const [status, setStatus] = useState<TaskItemState | undefined>();
   const [page, setPage] = useState(1);
   const [rows, setRows] = useState<Page<OtaResult>>({ total: 0, list: [] });
-  const search = async (p = 1) => {
+  const [searching, track] = useLoading();
+  const search = (p = 1) => track(find(p));
+  const find = async (p: number) => {
     setPage(p);
     setRows(
       await load({
@@ -345,7 +355,13 @@ function ResultSearch({ load, testId }: { load: (q: ResultQuery) => Promise<Page
         </Button>
         <Typography.Text type="secondary">{t('total', { count: rows.total })}</Typography.Text>
       </Space>
-      <OtaResultTable rows={rows} page={page} onPage={(p) => void search(p)} testId={`${testId}-results`} />
+      <OtaResultTable
+        rows={rows}
+        loading={searching}
+        page={page}
+        onPage={(p) => void search(p)}
+        testId={`${testId}-results`}
+      />
     </Space>
   );
 }

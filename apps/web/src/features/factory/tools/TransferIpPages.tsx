@@ -17,7 +17,7 @@ import {
   type TransferResult,
   transferResults,
 } from './api.ts';
-import { ImeiInput, isOpen, ResultTable, usePolling } from './shared.tsx';
+import { ImeiInput, isOpen, ResultTable, useLoading, usePolling } from './shared.tsx';
 
 const hostColumns = (t: (k: string) => string) => [
   { title: t('host'), dataIndex: 'host' },
@@ -48,7 +48,7 @@ export function TransferIpPage() {
   const [taskId, setTaskId] = useState<string | null>(null);
   const [page, setPage] = useState(1);
   const [rows, setRows] = useState<{ total: number; list: TransferResult[] }>({ total: 0, list: [] });
-  usePolling(taskId === null ? null : `${taskId}-${page}`, async () => {
+  const polling = usePolling(taskId === null ? null : `${taskId}-${page}`, async () => {
     const r = await transferResults({ taskId: taskId as string, pageNum: page, pageSize: 20 });
     setRows(r);
     return r.list.some((x) => isOpen(x.status));
@@ -94,7 +94,14 @@ export function TransferIpPage() {
       </Card>
       {taskId && (
         <Card title={t('taskResults', { id: taskId })}>
-          <ResultTable rows={rows} extra={hostColumns(t)} page={page} onPage={setPage} testId="tip-results" />
+          <ResultTable
+            rows={rows}
+            loading={polling}
+            extra={hostColumns(t)}
+            page={page}
+            onPage={setPage}
+            testId="tip-results"
+          />
         </Card>
       )}
     </Space>
@@ -112,7 +119,9 @@ export function TransferIpResultPage() {
   const models = useQuery({ queryKey: ['deviceTypeList'], queryFn: ({ signal }) => deviceTypeList(signal) });
   const [page, setPage] = useState(1);
   const [rows, setRows] = useState<{ total: number; list: TransferResult[] }>({ total: 0, list: [] });
-  const search = async (p = 1) => {
+  const [searching, track] = useLoading();
+  const search = (p = 1) => track(find(p));
+  const find = async (p: number) => {
     setPage(p);
     setRows(
       await transferResults({
@@ -163,6 +172,7 @@ export function TransferIpResultPage() {
       </Space>
       <ResultTable
         rows={rows}
+        loading={searching}
         extra={[{ title: t('taskId'), dataIndex: 'taskId' }, ...hostColumns(t)]}
         page={page}
         onPage={(p) => void search(p)}
@@ -189,7 +199,9 @@ export function TransferIpResultsPage() {
     to: range?.[1]?.toISOString(),
     model,
   });
-  const search = async (p = 1) => {
+  const [searching, track] = useLoading();
+  const search = (p = 1) => track(find(p));
+  const find = async (p: number) => {
     setPage(p);
     setRows(await searchTransfer({ ...filter(), pageNum: p, pageSize: 20 }));
   };
@@ -220,6 +232,7 @@ export function TransferIpResultsPage() {
       </Space>
       <ResultTable
         rows={rows}
+        loading={searching}
         extra={[{ title: t('taskId'), dataIndex: 'taskId' }, ...hostColumns(t)]}
         page={page}
         onPage={(p) => void search(p)}

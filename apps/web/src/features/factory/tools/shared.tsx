@@ -3,7 +3,7 @@
 import { UploadOutlined } from '@ant-design/icons';
 import { App, Button, Input, Space, Table, Typography, Upload } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TaskItemState } from '../../tasks/api.ts';
 import { StateTag } from '../../tasks/TaskProgress.tsx';
@@ -78,8 +78,11 @@ export function ResultTable<T extends ResultRow>({
   page,
   onPage,
   testId,
+  loading = false,
 }: {
   rows: { total: number; list: T[] };
+  /** True while the rows are being fetched: the table shows its loading skeleton instead of the empty hint. */
+  loading?: boolean;
   extra?: ColumnsType<T>;
   page: number;
   onPage: (p: number) => void;
@@ -91,6 +94,7 @@ export function ResultTable<T extends ResultRow>({
       data-testid={testId}
       rowKey={(r) => `${(r as { taskId?: string }).taskId ?? ''}-${r.terminalID}`}
       size="small"
+      loading={loading}
       dataSource={rows.list}
       pagination={{ current: page, pageSize: 20, total: rows.total, onChange: onPage, showSizeChanger: false }}
       onRow={(r) => ({ 'data-testid': `row-${r.terminalID}`, 'data-state': r.status }) as never}
@@ -106,10 +110,27 @@ export function ResultTable<T extends ResultRow>({
   );
 }
 
-/** Calls `load` now and every 2 s while it answers true (items still open); stops on unmount or key change. */
-export function usePolling(key: unknown, load: () => Promise<boolean>): void {
+/**
+ * Tracks loading work for a list: `track(promise)` marks the list loading until the promise settles (several at once
+ * are counted), so the table shows its skeleton instead of the empty hint while its rows are on the way.
+ */
+export function useLoading(): [boolean, <T>(work: Promise<T>) => Promise<T>] {
+  const [pending, setPending] = useState(0);
+  const track = useCallback(<T,>(work: Promise<T>): Promise<T> => {
+    setPending((n) => n + 1);
+    return work.finally(() => setPending((n) => n - 1));
+  }, []);
+  return [pending > 0, track];
+}
+
+/**
+ * Calls `load` now and every 2 s while it answers true (items still open); stops on unmount or key change.
+ * Answers true until the first answer for the current key has arrived (the table's loading state).
+ */
+export function usePolling(key: unknown, load: () => Promise<boolean>): boolean {
   const ref = useRef(load);
   ref.current = load;
+  const [loadedKey, setLoadedKey] = useState<unknown>(undefined);
   useEffect(() => {
     if (key === null || key === undefined) return;
     let stop = false;
@@ -121,6 +142,7 @@ export function usePolling(key: unknown, load: () => Promise<boolean>): void {
       } catch {
         again = true;
       }
+      if (!stop) setLoadedKey(key);
       if (!stop && again) timer = setTimeout(tick, 2000);
     };
     void tick();
@@ -129,6 +151,7 @@ export function usePolling(key: unknown, load: () => Promise<boolean>): void {
       if (timer) clearTimeout(timer);
     };
   }, [key]);
+  return key !== null && key !== undefined && loadedKey !== key;
 }
 
 export const isOpen = (s: TaskItemState) => s === 'pending' || s === 'sent';
