@@ -122,9 +122,15 @@ describe('OTA, AGPS and subscription settings in Chromium', () => {
     });
     await page.goto(`${platform.baseUrl}/test/ota/otaList`);
     await page.getByTestId('ota-list-page').waitFor();
-    await page.locator('[data-testid="fw-table"] [aria-busy="true"]').first().waitFor();
+    // (antd puts the test id and the busy flag on different levels of the table's wrapper)
+    const busy = (want: boolean) => {
+      const table = document.querySelector('[data-testid="fw-table"]');
+      const wrapper = table?.closest('.ant-table-wrapper') ?? table;
+      return (wrapper?.querySelector('[aria-busy="true"]') != null) === want;
+    };
+    await page.waitForFunction(busy, true, { timeout: 30_000, polling: 100 });
     release();
-    await page.locator('[data-testid="fw-table"] [aria-busy="true"]').first().waitFor({ state: 'detached' });
+    await page.waitForFunction(busy, false, { timeout: 30_000, polling: 100 });
     await page.unroute('**/api/ota/firmware/find');
     await page.locator('input[data-testid="fw-model"], [data-testid="fw-model"] input').first().fill('8');
     await page.getByTestId('fw-version').fill('7.1.0');
