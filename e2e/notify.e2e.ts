@@ -36,7 +36,11 @@ describe('notification rules in Chromium', () => {
   beforeAll(async () => {
     smtp = await startSmtpReceiver();
     hooks = await startWebhookReceiver(SECRET);
-    platform = await startPlatform({ SMTP_URL: smtp.url, MAIL_FROM: 'alerts@carhere.test' });
+    platform = await startPlatform({
+      SMTP_URL: smtp.url,
+      MAIL_FROM: 'alerts@carhere.test',
+      NOTIFY_ALLOW_PRIVATE_WEBHOOKS: '1',
+    });
     browser = await launchBrowser();
     ({ page, tracker } = await adminWithTracker(platform, browser, IMEI));
   }, 240_000);
