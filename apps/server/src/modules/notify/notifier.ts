@@ -16,6 +16,7 @@ import {
   type StateEvent,
   Subjects,
 } from '../../gateway/events.ts';
+import { LIVE_NOTIFICATION_SUBJECT, type LiveNotification } from '../../gateway/live/hub.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import { type ChannelSpec, type LoadedRule, loadRules, type NotifyPayload } from './store.ts';
 
@@ -92,6 +93,25 @@ class RuleIndex {
     for (let i = path.indexOf('/', 1); i > 0; i = path.indexOf('/', i + 1)) take(this.byPath.get(path.slice(0, i + 1)));
     return out;
   }
+}
+
+/** The WebSocket message of an in-app notification: the web titles it in the reader's language. */
+function liveOf(userId: string, uid: string, p: NotifyPayload): LiveNotification {
+  return {
+    userId,
+    message: {
+      type: 'notification',
+      id: uid,
+      event: p.event,
+      terminalID: p.terminalID,
+      deviceName: p.deviceName,
+      time: p.time,
+      lat: p.lat,
+      lon: p.lon,
+      speed: p.speed,
+      ...(p.detail !== undefined ? { detail: p.detail } : {}),
+    },
+  };
 }
 
 export class Notifier {
@@ -407,6 +427,7 @@ export class Notifier {
       };
       queued += await this.queueDeliveries(
         rule.id,
+        rule.user_id,
         rule.channels,
         `${o.deviceId}:${o.key}`,
         o.deviceId,
@@ -429,9 +450,14 @@ export class Notifier {
     return (r.rowCount ?? 0) > 0;
   }
 
-  /** One row per channel (skipped when another process wrote it first); the rows go to the queue. */
+  /**
+   * One row per channel (skipped when another process wrote it first); the rows go to the queue. In-app rows of
+   * events that are not alarms (the live view pops alarms up by itself) go to the owner's browsers through the
+   * WebSocket hubs of every process, once: only the process that wrote the row publishes it.
+   */
   async queueDeliveries(
     ruleId: string,
+    ownerId: string,
     channels: ChannelSpec[],
     eventKey: string,
     deviceId: string | null,
@@ -443,6 +469,7 @@ export class Notifier {
       const channel = channels[i];
       // In-app: the live view shows it (alarms pop up with their sound today); logged as delivered.
       const inApp = channel.type === 'inApp';
+      const uid = randomUUID();
       const row = await this.ctx.dbHandle.pool.query<{ id: string }>(
         `INSERT INTO notify_deliveries
            (rule_id, event_key, channel_index, channel, event, device_id, uid, payload, target, status, response, test)
@@ -455,7 +482,7 @@ export class Notifier {
           channel.type,
           payload.event,
           deviceId,
-          randomUUID(),
+          uid,
           JSON.stringify(payload),
           JSON.stringify(channel),
           inApp ? 'sent' : 'queued',
@@ -467,6 +494,8 @@ export class Notifier {
       if (!id) continue;
       queued++;
       if (!inApp) this.pending.push(id);
+      else if (payload.alarmCode === undefined)
+        this.ctx.bus.publish(LIVE_NOTIFICATION_SUBJECT, liveOf(ownerId, uid, payload));
     }
     if (this.pending.length >= 200) await this.flush();
     else if (this.pending.length > 0 && !this.flushTimer) {

@@ -391,6 +391,7 @@ export async function notifyRoutes(app: App, ctx: AppContext): Promise<void> {
       const now = new Date().toISOString();
       const queued = await notifier.queueDeliveries(
         rule.id,
+        rule.user_id,
         rule.channels as ChannelSpec[],
         `test:${now}`,
         null,
