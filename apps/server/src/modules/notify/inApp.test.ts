@@ -121,4 +121,43 @@ describe('in-app notifications over the live WebSocket', () => {
       tracker.stop();
     }
   });
+
+  it('keeps no per-device work for positions no ignition rule reaches', async () => {
+    const owner = await userClient(server, `ign-owner-${process.pid}`, 2);
+    const rule = await owner.post('/notify/rules/add', {
+      name: 'ignition',
+      events: ['ignition.on'],
+      channels: [{ type: 'inApp' }],
+    });
+    expect(rule.status).toBe(200);
+    const paths = (
+      await server.ctx.dbHandle.pool.query<{ username: string; path: string }>(
+        'SELECT username, path FROM users WHERE username = ANY($1)',
+        [[`ign-owner-${process.pid}`, `inapp-owner-${process.pid}`]],
+      )
+    ).rows;
+    const pathOf = (prefix: string) => paths.find((p) => p.username.startsWith(prefix))!.path;
+    const notifier = server.ctx.services.notifier!;
+    const position = (deviceId: string, path: string) => ({
+      path,
+      event: {
+        type: 'position',
+        deviceId,
+        terminalID: '000000000000001',
+        time: new Date().toISOString(),
+        lat: 39.9,
+        lon: 116.4,
+        speed: 0,
+        course: 0,
+        valid: true,
+        locationType: 'gps',
+        acc: true,
+        battery: 90,
+      },
+    });
+    server.ctx.bus.publish('device.position', position('900000001', pathOf('ign-owner')));
+    server.ctx.bus.publish('device.position', position('900000002', pathOf('inapp-owner')));
+    await waitFor(() => notifier.tracksAcc('900000001'), WAIT, 'the covered device tracked');
+    expect(notifier.tracksAcc('900000002')).toBe(false);
+  });
 });

@@ -79,6 +79,23 @@ class RuleIndex {
     return this.names.has(name);
   }
 
+  /** Per owner path: does any rule naming ignition changes reach its devices? Memoized until the next reload. */
+  private readonly ignitionAt = new Map<string, boolean>();
+
+  /**
+   * True when a rule that names `ignition.on` or `ignition.off` reaches devices of this owner path. The position
+   * hot path asks it first: a position no rule cares about costs one map look-up.
+   */
+  ignitionReaches(path: string): boolean {
+    let known = this.ignitionAt.get(path);
+    if (known === undefined) {
+      known = this.candidates(path, ['ignition.on', 'ignition.off']).length > 0;
+      if (this.ignitionAt.size > 100_000) this.ignitionAt.clear();
+      this.ignitionAt.set(path, known);
+    }
+    return known;
+  }
+
   /** Rules whose owner reaches a device of this owner path and that name one of the names (the first it names). */
   candidates(path: string, names: string[]): { rule: LoadedRule; name: string }[] {
     const out: { rule: LoadedRule; name: string }[] = [];
@@ -159,6 +176,11 @@ export class Notifier {
     await this.flush();
   }
 
+  /** True when this process keeps the ACC state of the device (some ignition rule reaches it). */
+  tracksAcc(deviceId: string): boolean {
+    return this.acc.has(deviceId);
+  }
+
   get ruleCount(): number {
     return this.index.byId.size;
   }
@@ -200,11 +222,12 @@ export class Notifier {
   }
 
   private onPosition(payload: unknown): void {
-    // The hot path: one map look-up per position, and only when some rule asks for ignition changes.
+    // The hot path: nothing unless some rule asks for ignition changes, then one memoized look-up of the owner path
+    // (no rule reaching the device's owner: done), and the device's last ACC state.
     if (!this.index.wants('ignition.on') && !this.index.wants('ignition.off')) return;
     if (!isDeviceEnvelope(payload) || payload.event.type !== 'position') return;
     const e = (payload as DeviceEnvelope<PositionEvent>).event;
-    if (e.acc === null) return;
+    if (e.acc === null || !this.index.ignitionReaches(payload.path)) return;
     const was = this.acc.get(e.deviceId);
     this.acc.set(e.deviceId, e.acc);
     if (was === undefined || was === e.acc) return;
