@@ -49,6 +49,8 @@ async function drive(port: number): Promise<number> {
   }
 }
 
+// The webhook receiver listens on 127.0.0.1, which webhooks may not reach by default.
+process.env.NOTIFY_ALLOW_PRIVATE_WEBHOOKS = '1';
 const store = await scratchPostgres('carhere_bench_notify');
 const { ctx, close } = await openContext(store, 20);
 await loadSecretKey({ secretKey: '7e57'.repeat(16), kind: 'postgres', pool: ctx.dbHandle.pool });

@@ -11,7 +11,14 @@ import {
   startWebhookReceiver,
   type WebhookReceiver,
 } from '../apps/server/src/modules/notify/test-support.ts';
-import { adminWithTracker, launchBrowser, type RunningPlatform, screenshot, startPlatform } from './harness.ts';
+import {
+  adminWithTracker,
+  apiPost,
+  launchBrowser,
+  type RunningPlatform,
+  screenshot,
+  startPlatform,
+} from './harness.ts';
 
 const IMEI = '868120000181001';
 const SECRET = 'e2e-hook-secret';
@@ -36,7 +43,11 @@ describe('notification rules in Chromium', () => {
   beforeAll(async () => {
     smtp = await startSmtpReceiver();
     hooks = await startWebhookReceiver(SECRET);
-    platform = await startPlatform({ SMTP_URL: smtp.url, MAIL_FROM: 'alerts@carhere.test' });
+    platform = await startPlatform({
+      SMTP_URL: smtp.url,
+      MAIL_FROM: 'alerts@carhere.test',
+      NOTIFY_ALLOW_PRIVATE_WEBHOOKS: '1',
+    });
     browser = await launchBrowser();
     ({ page, tracker } = await adminWithTracker(platform, browser, IMEI));
   }, 240_000);
@@ -106,5 +117,39 @@ describe('notification rules in Chromium', () => {
     expect(sos).toHaveLength(1);
     expect(sos[0].body).toMatchObject({ terminalID: IMEI, alarmCode: 1 });
     expect(smtp.mails.slice(mailsBefore)).toHaveLength(1);
+  });
+
+  it('the editor shows the webhook secret masked; saved unchanged, the stored secret still signs', async () => {
+    await page.goto(`${platform.baseUrl}/index/notify`);
+    const row = page.locator('tr', { hasText: 'SOS to the office' });
+    await row.getByRole('button', { name: /edit rule/i }).click();
+    const masked = page.getByTestId('rule-webhook-secret-masked');
+    await masked.waitFor();
+    expect(await masked.inputValue()).toBe(`********${SECRET.slice(-4)}`);
+    await expect(page.getByTestId('rule-webhook-secret').count()).resolves.toBe(0);
+    await page.getByTestId('rule-save').click();
+    await page.getByTestId('rule-editor').waitFor({ state: 'detached' });
+    const before = hooks.hooks.length;
+    await row.getByRole('button', { name: /send test|发送测试/i }).click();
+    await until(() => hooks.hooks.slice(before).some((h) => h.path === '/e2e'), 'the test webhook after the edit');
+    expect(hooks.hooks.slice(before).every((h) => h.signatureValid)).toBe(true);
+  });
+
+  it('an in-app rule pops a non-alarm notification up on the monitor page', async () => {
+    const added = await apiPost<{ id: string }>(page, '/notify/rules/add', {
+      name: 'In the browser',
+      events: ['online', 'ignition.off'],
+      channels: [{ type: 'inApp' }],
+    });
+    expect(added.meta.success).toBe(true);
+    await page.goto(`${platform.baseUrl}/index/home`);
+    await page.locator('[data-testid="live-status"][data-status="open"]').waitFor({ timeout: WAIT });
+    await apiPost(page, '/notify/rules/test', { id: added.data.id });
+    const popup = page.getByTestId('notify-popup').first();
+    await popup.waitFor({ timeout: WAIT });
+    expect(await popup.getAttribute('data-event')).toBe('test');
+    const notice = page.locator('.ant-notification-notice', { has: popup });
+    expect(await notice.textContent()).toContain('Test notification');
+    await screenshot(page, 'notify-in-app');
   });
 });

@@ -53,6 +53,11 @@ export interface Config {
   smtpUrl: string | undefined;
   /** Sender address of those e-mails (MAIL_FROM). */
   mailFrom: string | undefined;
+  /**
+   * Webhooks may reach loopback, private, link-local… addresses (NOTIFY_ALLOW_PRIVATE_WEBHOOKS=1; tests and
+   * benchmarks with local receivers). Default: refused, at rule save and at delivery.
+   */
+  allowPrivateWebhooks: boolean;
 }
 
 function int(value: string | undefined, fallback: number, name: string): number {
@@ -145,5 +150,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: int(env.SHUTDOWN_TIMEOUT_SECONDS, 30, 'SHUTDOWN_TIMEOUT_SECONDS') * 1000,
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || undefined,
+    allowPrivateWebhooks: env.NOTIFY_ALLOW_PRIVATE_WEBHOOKS === '1' || env.NOTIFY_ALLOW_PRIVATE_WEBHOOKS === 'true',
   };
 }

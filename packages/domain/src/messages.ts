@@ -281,6 +281,12 @@ const CN_EN_MESSAGES = {
     cn: 'NB-IoT 回调已关闭：服务器未配置 NB_CALLBACK_TOKEN',
     en: 'NB-IoT callbacks are closed: NB_CALLBACK_TOKEN is not configured on the server',
   },
+
+  // Notification rules (issue 18): a webhook may only reach the public internet.
+  'notify.webhookRefused': {
+    cn: 'Webhook 地址不可用：{url}（只允许 http(s) 地址，且主机必须解析为公网地址）',
+    en: 'The webhook address is refused: {url} (only http(s) addresses whose host resolves to a public internet address)',
+  },
 } as const satisfies Record<string, MessageTexts>;
 
 export type MessageKey = keyof typeof CN_EN_MESSAGES;

@@ -151,4 +151,6 @@ export const MESSAGES_ES: MessageTranslation = {
   'nb.callbackTokenUnset':
     'Las devoluciones de llamada NB-IoT están cerradas: NB_CALLBACK_TOKEN no está configurado en el servidor',
   'http.invalidParam': 'Parámetro no válido: {field}',
+  'notify.webhookRefused':
+    'La dirección del webhook se rechaza: {url} (solo direcciones http(s) cuyo host resuelve a una dirección pública de Internet)',
 };

@@ -153,4 +153,6 @@ export const MESSAGES_FR: MessageTranslation = {
 
   'nb.callbackTokenUnset': "Les rappels NB-IoT sont fermés : NB_CALLBACK_TOKEN n'est pas configuré sur le serveur",
   'http.invalidParam': 'Paramètre invalide : {field}',
+  'notify.webhookRefused':
+    "L'adresse du webhook est refusée : {url} (seules les adresses http(s) dont l'hôte correspond à une adresse Internet publique sont acceptées)",
 };

@@ -146,4 +146,6 @@ export const MESSAGES_KM: MessageTranslation = {
 
   'nb.callbackTokenUnset': 'ការហៅត្រឡប់ NB-IoT ត្រូវបានបិទ៖ ម៉ាស៊ីនមេមិនទាន់កំណត់ NB_CALLBACK_TOKEN',
   'http.invalidParam': 'ប៉ារ៉ាម៉ែត្រមិនត្រឹមត្រូវ៖ {field}',
+  'notify.webhookRefused':
+    'អាសយដ្ឋាន webhook ត្រូវបានបដិសេធ៖ {url} (អនុញ្ញាតតែអាសយដ្ឋាន http(s) ដែលម៉ាស៊ីនបង្ហាញទៅអាសយដ្ឋានអ៊ីនធឺណិតសាធារណៈ)',
 };

@@ -149,4 +149,6 @@ export const MESSAGES_PT: MessageTranslation = {
 
   'nb.callbackTokenUnset': 'Os callbacks NB-IoT estão fechados: NB_CALLBACK_TOKEN não está configurado no servidor',
   'http.invalidParam': 'Parâmetro inválido: {field}',
+  'notify.webhookRefused':
+    'O endereço do webhook foi recusado: {url} (apenas endereços http(s) cujo host resolve para um endereço público da Internet)',
 };

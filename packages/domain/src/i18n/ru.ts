@@ -149,4 +149,6 @@ export const MESSAGES_RU: MessageTranslation = {
 
   'nb.callbackTokenUnset': 'Обратные вызовы NB-IoT закрыты: на сервере не задан NB_CALLBACK_TOKEN',
   'http.invalidParam': 'Недопустимый параметр: {field}',
+  'notify.webhookRefused':
+    'Адрес веб-хука отклонён: {url} (разрешены только адреса http(s), хост которых указывает на публичный адрес в интернете)',
 };

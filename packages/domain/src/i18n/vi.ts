@@ -146,4 +146,6 @@ export const MESSAGES_VI: MessageTranslation = {
 
   'nb.callbackTokenUnset': 'Callback NB-IoT đang đóng: máy chủ chưa cấu hình NB_CALLBACK_TOKEN',
   'http.invalidParam': 'Tham số không hợp lệ: {field}',
+  'notify.webhookRefused':
+    'Địa chỉ webhook bị từ chối: {url} (chỉ chấp nhận địa chỉ http(s) có máy chủ phân giải ra địa chỉ Internet công cộng)',
 };

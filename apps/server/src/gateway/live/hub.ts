@@ -6,6 +6,31 @@ import { reachesPath } from '../../http/hierarchy.ts';
 import type { SessionUser } from '../../http/session.ts';
 import { isDeviceEnvelope, Subjects } from '../events.ts';
 
+/** notifier → hubs: an in-app notification for the browsers of one user (whichever process holds them). */
+export const LIVE_NOTIFICATION_SUBJECT = 'live.notification';
+
+export interface LiveNotification {
+  userId: string;
+  message: {
+    type: 'notification';
+    /** The delivery's uid */
+    id: string;
+    event: string;
+    terminalID: string;
+    deviceName: string;
+    time: string;
+    lat: number | null;
+    lon: number | null;
+    speed: number | null;
+    detail?: string;
+  };
+}
+
+function isLiveNotification(p: unknown): p is LiveNotification {
+  const n = p as LiveNotification | null;
+  return typeof n?.userId === 'string' && n.message?.type === 'notification' && typeof n.message.id === 'string';
+}
+
 /** Above this many buffered bytes a browser is too slow; it is dropped rather than let memory grow. */
 const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 
@@ -18,11 +43,14 @@ export interface LiveClient {
 
 export class LiveHub {
   private readonly clients = new Set<LiveClient>();
-  private readonly unsubscribe: () => void;
+  private readonly unsubscribe: (() => void)[];
   sent = 0;
 
   constructor(bus: EventBus) {
-    this.unsubscribe = bus.subscribe(Subjects.allDevice, (payload) => this.dispatch(payload));
+    this.unsubscribe = [
+      bus.subscribe(Subjects.allDevice, (payload) => this.dispatch(payload)),
+      bus.subscribe(LIVE_NOTIFICATION_SUBJECT, (payload) => this.notify(payload)),
+    ];
   }
 
   get size(): number {
@@ -73,8 +101,20 @@ export class LiveHub {
     }
   }
 
+  /** Sends an in-app notification to the browsers of its user (the rule's owner) only. */
+  notify(payload: unknown): void {
+    if (this.clients.size === 0 || !isLiveNotification(payload)) return;
+    let text: string | null = null;
+    for (const client of this.clients) {
+      if (client.user.id !== payload.userId || client.socket.readyState !== 1) continue;
+      text ??= JSON.stringify(payload.message);
+      client.socket.send(text);
+      this.sent++;
+    }
+  }
+
   close(): void {
-    this.unsubscribe();
+    for (const u of this.unsubscribe) u();
     for (const c of this.clients) c.socket.close(1001, 'server stopping');
     this.clients.clear();
   }

@@ -1,9 +1,12 @@
 // The senders of the e-mail, webhook and push channels. Each answers what the receiver said, for the log.
 import { createHmac } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import nodemailer from 'nodemailer';
 import type { AppContext } from '../../context.ts';
 import { mailOf, pushMessageOf, webhookBodyOf } from './messages.ts';
 import type { NotifyPayload } from './store.ts';
+import { guardedLookup, webhookUrlShapeProblem } from './webhookGuard.ts';
 import { sendWebPush, type VapidKeys } from './webpush.ts';
 
 export interface SendResult {
@@ -59,24 +62,65 @@ export function signatureOf(secret: string, rawBody: string): string {
   return `sha256=${createHmac('sha256', secret).update(rawBody).digest('hex')}`;
 }
 
-export async function sendWebhook(url: string, secret: string, p: NotifyPayload, uid: string): Promise<SendResult> {
+/** POSTs the body; connections to names go through the guarded lookup unless private addresses are allowed. */
+function post(url: URL, headers: Record<string, string>, body: string, allowPrivate: boolean) {
+  return new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const req = send(
+      url,
+      {
+        method: 'POST',
+        headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
+        lookup: allowPrivate ? undefined : guardedLookup,
+        signal: AbortSignal.timeout(15_000),
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (c: Buffer) => {
+          if (size < 1024) chunks.push(c);
+          size += c.length;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/**
+ * Sends one webhook. The URL is checked again here (scheme, IP literal) and the connection's DNS answers are
+ * checked by the guarded lookup, so a rule saved with a public name cannot be turned to an internal address later;
+ * such a delivery fails for good. Redirects are not followed.
+ */
+export async function sendWebhook(
+  url: string,
+  secret: string,
+  p: NotifyPayload,
+  uid: string,
+  allowPrivate = false,
+): Promise<SendResult> {
+  const problem = webhookUrlShapeProblem(url, allowPrivate);
+  if (problem) return { ok: false, answer: `refused: ${problem}`, permanent: true };
   const raw = JSON.stringify(webhookBodyOf(p, uid, new Date()));
   try {
-    const res = await fetch(url, {
-      method: 'POST',
-      headers: {
+    const res = await post(
+      new URL(url),
+      {
         'Content-Type': 'application/json',
         'User-Agent': 'Carhere-Webhook/1',
         'X-Carhere-Signature': signatureOf(secret, raw),
       },
-      body: raw,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(15_000),
-    });
-    const text = (await res.text()).slice(0, 300);
+      raw,
+      allowPrivate,
+    );
+    const text = res.text.slice(0, 300);
     return { ok: res.status >= 200 && res.status < 300, answer: `HTTP ${res.status} ${text}`.trim() };
   } catch (err) {
-    return { ok: false, answer: err instanceof Error ? (err.cause as Error)?.message || err.message : String(err) };
+    const e = err as NodeJS.ErrnoException;
+    return { ok: false, answer: e.message ?? String(err), permanent: e.code === 'EADDRREFUSED' };
   }
 }
 

@@ -20,7 +20,7 @@ async function sendOne(ctx: AppContext, d: Claimed): Promise<SendResult> {
     case 'email':
       return sendNotifyMail(await mailSettings(ctx), t.to, d.payload);
     case 'webhook':
-      return sendWebhook(t.url, t.secret, d.payload, d.uid);
+      return sendWebhook(t.url, t.secret, d.payload, d.uid, ctx.config.allowPrivateWebhooks);
     case 'push':
       return sendPush(ctx, d.user_id, await vapidKeys(ctx), d.payload, d.uid);
     default:

@@ -16,6 +16,7 @@ import {
   type StateEvent,
   Subjects,
 } from '../../gateway/events.ts';
+import { LIVE_NOTIFICATION_SUBJECT, type LiveNotification } from '../../gateway/live/hub.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import { type ChannelSpec, type LoadedRule, loadRules, type NotifyPayload } from './store.ts';
 
@@ -78,6 +79,23 @@ class RuleIndex {
     return this.names.has(name);
   }
 
+  /** Per owner path: does any rule naming ignition changes reach its devices? Memoized until the next reload. */
+  private readonly ignitionAt = new Map<string, boolean>();
+
+  /**
+   * True when a rule that names `ignition.on` or `ignition.off` reaches devices of this owner path. The position
+   * hot path asks it first: a position no rule cares about costs one map look-up.
+   */
+  ignitionReaches(path: string): boolean {
+    let known = this.ignitionAt.get(path);
+    if (known === undefined) {
+      known = this.candidates(path, ['ignition.on', 'ignition.off']).length > 0;
+      if (this.ignitionAt.size > 100_000) this.ignitionAt.clear();
+      this.ignitionAt.set(path, known);
+    }
+    return known;
+  }
+
   /** Rules whose owner reaches a device of this owner path and that name one of the names (the first it names). */
   candidates(path: string, names: string[]): { rule: LoadedRule; name: string }[] {
     const out: { rule: LoadedRule; name: string }[] = [];
@@ -92,6 +110,25 @@ class RuleIndex {
     for (let i = path.indexOf('/', 1); i > 0; i = path.indexOf('/', i + 1)) take(this.byPath.get(path.slice(0, i + 1)));
     return out;
   }
+}
+
+/** The WebSocket message of an in-app notification: the web titles it in the reader's language. */
+function liveOf(userId: string, uid: string, p: NotifyPayload): LiveNotification {
+  return {
+    userId,
+    message: {
+      type: 'notification',
+      id: uid,
+      event: p.event,
+      terminalID: p.terminalID,
+      deviceName: p.deviceName,
+      time: p.time,
+      lat: p.lat,
+      lon: p.lon,
+      speed: p.speed,
+      ...(p.detail !== undefined ? { detail: p.detail } : {}),
+    },
+  };
 }
 
 export class Notifier {
@@ -139,6 +176,11 @@ export class Notifier {
     await this.flush();
   }
 
+  /** True when this process keeps the ACC state of the device (some ignition rule reaches it). */
+  tracksAcc(deviceId: string): boolean {
+    return this.acc.has(deviceId);
+  }
+
   get ruleCount(): number {
     return this.index.byId.size;
   }
@@ -180,11 +222,12 @@ export class Notifier {
   }
 
   private onPosition(payload: unknown): void {
-    // The hot path: one map look-up per position, and only when some rule asks for ignition changes.
+    // The hot path: nothing unless some rule asks for ignition changes, then one memoized look-up of the owner path
+    // (no rule reaching the device's owner: done), and the device's last ACC state.
     if (!this.index.wants('ignition.on') && !this.index.wants('ignition.off')) return;
     if (!isDeviceEnvelope(payload) || payload.event.type !== 'position') return;
     const e = (payload as DeviceEnvelope<PositionEvent>).event;
-    if (e.acc === null) return;
+    if (e.acc === null || !this.index.ignitionReaches(payload.path)) return;
     const was = this.acc.get(e.deviceId);
     this.acc.set(e.deviceId, e.acc);
     if (was === undefined || was === e.acc) return;
@@ -376,7 +419,10 @@ export class Notifier {
     device ??= await this.device(o.deviceId);
     if (!device) return 0;
     const at = Date.parse(o.time);
-    let queued = 0;
+    // The rules' own checks first (in memory), then one query per distinct minimum interval and one insert for
+    // every delivery row of the event, instead of a few queries per rule.
+    const due: { rule: LoadedRule; payload: NotifyPayload }[] = [];
+    const byInterval = new Map<number, string[]>();
     for (const { rule, name } of candidates) {
       if (rule.device_ids && !rule.device_ids.includes(o.deviceId)) continue;
       if (rule.device_types && !rule.device_types.includes(device.deviceType)) continue;
@@ -385,94 +431,156 @@ export class Notifier {
         continue;
       }
       if (rule.min_interval_seconds > 0) {
-        const key = `${rule.id}:${o.deviceId}`;
-        const previous = this.lastLocal.get(key);
+        const previous = this.lastLocal.get(`${rule.id}:${o.deviceId}`);
         if (previous !== undefined && at - previous < rule.min_interval_seconds * 1000) continue;
-        if (!(await this.intervalPassed(rule, o.deviceId, at))) continue;
-        if (this.lastLocal.size > 100_000) this.lastLocal.clear();
-        this.lastLocal.set(key, at);
+        const group = byInterval.get(rule.min_interval_seconds);
+        if (group) group.push(rule.id);
+        else byInterval.set(rule.min_interval_seconds, [rule.id]);
       }
-      const payload: NotifyPayload = {
-        event: name === 'alarm:*' ? o.names[0] : name,
-        terminalID: device.terminalId,
-        deviceName: device.name,
-        time: new Date(at).toISOString(),
-        lat: o.lat,
-        lon: o.lon,
-        speed: o.speed,
-        ...(o.alarmCode !== undefined ? { alarmCode: o.alarmCode, alarmName: o.alarmName } : {}),
-        ...(o.detail !== undefined ? { detail: o.detail } : {}),
-        lang: rule.lang,
-        timeZone: zone,
-      };
-      queued += await this.queueDeliveries(
-        rule.id,
-        rule.channels,
-        `${o.deviceId}:${o.key}`,
-        o.deviceId,
-        payload,
-        false,
-      );
+      due.push({
+        rule,
+        payload: {
+          event: name === 'alarm:*' ? o.names[0] : name,
+          terminalID: device.terminalId,
+          deviceName: device.name,
+          time: new Date(at).toISOString(),
+          lat: o.lat,
+          lon: o.lon,
+          speed: o.speed,
+          ...(o.alarmCode !== undefined ? { alarmCode: o.alarmCode, alarmName: o.alarmName } : {}),
+          ...(o.detail !== undefined ? { detail: o.detail } : {}),
+          lang: rule.lang,
+          timeZone: zone,
+        },
+      });
     }
-    return queued;
+    if (due.length === 0) return 0;
+    const passed = new Set<string>();
+    for (const [seconds, ruleIds] of byInterval) {
+      for (const id of await this.intervalPassed(ruleIds, seconds, o.deviceId, at)) {
+        passed.add(id);
+        if (this.lastLocal.size > 100_000) this.lastLocal.clear();
+        this.lastLocal.set(`${id}:${o.deviceId}`, at);
+      }
+    }
+    return this.queueMany(
+      due
+        .filter((d) => d.rule.min_interval_seconds === 0 || passed.has(d.rule.id))
+        .map((d) => ({ ruleId: d.rule.id, ownerId: d.rule.user_id, channels: d.rule.channels, payload: d.payload })),
+      `${o.deviceId}:${o.key}`,
+      o.deviceId,
+      false,
+    );
   }
 
-  /** True (and the time recorded) when the rule's last notification for this device is old enough. */
-  private async intervalPassed(rule: LoadedRule, deviceId: string, at: number): Promise<boolean> {
-    const r = await this.ctx.dbHandle.pool.query(
-      `INSERT INTO notify_last (rule_id, device_id, last_at) VALUES ($1, $2, $3)
+  /**
+   * The rules (all of this minimum interval) whose last notification for this device is old enough; their time is
+   * recorded in the same statement, so two processes cannot both pass.
+   */
+  private async intervalPassed(ruleIds: string[], seconds: number, deviceId: string, at: number): Promise<string[]> {
+    const r = await this.ctx.dbHandle.pool.query<{ rule_id: string }>(
+      `INSERT INTO notify_last (rule_id, device_id, last_at) SELECT unnest($1::bigint[]), $2, $3
        ON CONFLICT (rule_id, device_id) DO UPDATE SET last_at = EXCLUDED.last_at
         WHERE notify_last.last_at <= EXCLUDED.last_at - make_interval(secs => $4)
-       RETURNING 1`,
-      [rule.id, deviceId, new Date(at), rule.min_interval_seconds],
+       RETURNING rule_id::text AS rule_id`,
+      [ruleIds, deviceId, new Date(at), seconds],
     );
-    return (r.rowCount ?? 0) > 0;
+    return r.rows.map((row) => row.rule_id);
   }
 
-  /** One row per channel (skipped when another process wrote it first); the rows go to the queue. */
+  /** The deliveries of one rule's event (see queueMany). */
   async queueDeliveries(
     ruleId: string,
+    ownerId: string,
     channels: ChannelSpec[],
     eventKey: string,
     deviceId: string | null,
     payload: NotifyPayload,
     test: boolean,
   ): Promise<number> {
-    let queued = 0;
-    for (let i = 0; i < channels.length; i++) {
-      const channel = channels[i];
-      // In-app: the live view shows it (alarms pop up with their sound today); logged as delivered.
-      const inApp = channel.type === 'inApp';
-      const row = await this.ctx.dbHandle.pool.query<{ id: string }>(
+    return this.queueMany([{ ruleId, ownerId, channels, payload }], eventKey, deviceId, test);
+  }
+
+  /**
+   * One row per rule × channel, in one statement (a row another process wrote first is skipped); the rows go to
+   * the queue. In-app rows of events that are not alarms (the live view pops alarms up by itself) go to the
+   * owner's browsers through the WebSocket hubs of every process, once: only the process that wrote the row
+   * publishes it.
+   */
+  private async queueMany(
+    items: { ruleId: string; ownerId: string; channels: ChannelSpec[]; payload: NotifyPayload }[],
+    eventKey: string,
+    deviceId: string | null,
+    test: boolean,
+  ): Promise<number> {
+    const cols = {
+      rule: [] as string[],
+      index: [] as number[],
+      channel: [] as string[],
+      event: [] as string[],
+      uid: [] as string[],
+      payload: [] as string[],
+      target: [] as string[],
+      status: [] as string[],
+      response: [] as string[],
+    };
+    const live = new Map<string, LiveNotification>();
+    for (const item of items) {
+      const payload = JSON.stringify(item.payload);
+      item.channels.forEach((channel, i) => {
+        // In-app: logged as delivered; the live view shows it.
+        const inApp = channel.type === 'inApp';
+        const uid = randomUUID();
+        cols.rule.push(item.ruleId);
+        cols.index.push(i);
+        cols.channel.push(channel.type);
+        cols.event.push(item.payload.event);
+        cols.uid.push(uid);
+        cols.payload.push(payload);
+        cols.target.push(JSON.stringify(channel));
+        cols.status.push(inApp ? 'sent' : 'queued');
+        cols.response.push(inApp ? 'live view' : '');
+        if (inApp && item.payload.alarmCode === undefined) live.set(uid, liveOf(item.ownerId, uid, item.payload));
+      });
+    }
+    if (cols.rule.length === 0) return 0;
+    const rows = (
+      await this.ctx.dbHandle.pool.query<{ id: string; uid: string; channel: string }>(
         `INSERT INTO notify_deliveries
            (rule_id, event_key, channel_index, channel, event, device_id, uid, payload, target, status, response, test)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
-         ON CONFLICT (rule_id, event_key, channel_index) DO NOTHING RETURNING id::text AS id`,
+         SELECT r, $2, i, c, e, $6::bigint, u, p, t, s, a, $12
+           FROM unnest($1::bigint[], $3::smallint[], $4::text[], $5::text[], $7::text[], $8::jsonb[], $9::jsonb[],
+                       $10::text[], $11::text[]) AS x(r, i, c, e, u, p, t, s, a)
+         ON CONFLICT (rule_id, event_key, channel_index) DO NOTHING
+         RETURNING id::text AS id, uid, channel`,
         [
-          ruleId,
+          cols.rule,
           eventKey,
-          i,
-          channel.type,
-          payload.event,
+          cols.index,
+          cols.channel,
+          cols.event,
           deviceId,
-          randomUUID(),
-          JSON.stringify(payload),
-          JSON.stringify(channel),
-          inApp ? 'sent' : 'queued',
-          inApp ? 'live view' : '',
+          cols.uid,
+          cols.payload,
+          cols.target,
+          cols.status,
+          cols.response,
           test,
         ],
-      );
-      const id = row.rows[0]?.id;
-      if (!id) continue;
-      queued++;
-      if (!inApp) this.pending.push(id);
+      )
+    ).rows;
+    for (const row of rows) {
+      if (row.channel !== 'inApp') this.pending.push(row.id);
+      else {
+        const message = live.get(row.uid);
+        if (message) this.ctx.bus.publish(LIVE_NOTIFICATION_SUBJECT, message);
+      }
     }
     if (this.pending.length >= 200) await this.flush();
     else if (this.pending.length > 0 && !this.flushTimer) {
       this.flushTimer = setTimeout(() => this.track(this.flush()), 50);
     }
-    return queued;
+    return rows.length;
   }
 
   /** Hands the collected delivery rows to the queue, up to 50 a job. */

@@ -52,7 +52,11 @@ describe('notification rules', () => {
   beforeAll(async () => {
     smtp = await startSmtpReceiver();
     hooks = await startWebhookReceiver(SECRET);
-    server = await createGatewayTestServer({ smtpUrl: smtp.url, mailFrom: 'alerts@carhere.test' });
+    server = await createGatewayTestServer({
+      smtpUrl: smtp.url,
+      mailFrom: 'alerts@carhere.test',
+      allowPrivateWebhooks: true,
+    });
     server.ctx.services.notifier!.retryBaseSeconds = 1;
     admin = await adminClient(server);
   }, 120_000);

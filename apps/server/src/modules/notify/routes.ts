@@ -15,6 +15,7 @@ import { deliver, requeueStale } from './deliver.ts';
 import { DELIVER_JOB, Notifier, OFFLINE_JOB } from './notifier.ts';
 import { type ChannelSpec, type RuleRow, ruleById } from './store.ts';
 import { vapidKeys } from './vapid.ts';
+import { webhookUrlProblem } from './webhookGuard.ts';
 
 declare module '../../context.ts' {
   interface AppServices {
@@ -115,6 +116,36 @@ const RULE_SELECT = `SELECT r.id::text AS id, r.user_id::text AS user_id, r.name
     AS terminal_ids
   FROM notify_rules r JOIN users u ON u.id = r.user_id`;
 
+const MASK = '********';
+
+/** A webhook secret as `find` shows it: its last 4 characters behind the mask. */
+function maskSecret(secret: string): string {
+  return `${MASK}${secret.slice(-4)}`;
+}
+
+/** The channels as the API shows them: webhook secrets masked. */
+function maskedChannels(channels: ChannelSpec[]): ChannelSpec[] {
+  return channels.map((c) => (c.type === 'webhook' ? { ...c, secret: maskSecret(c.secret) } : c));
+}
+
+/**
+ * The channels of an update with the stored secret back in place of a mask sent unchanged (the editor shows the
+ * mask): the stored webhook at the same place first, else any stored webhook of that mask. A mask matching no
+ * stored secret is refused, so a mask is never stored as a secret.
+ */
+function unmaskSecrets<C extends { type: string; secret?: string }>(sent: C[], stored: ChannelSpec[]): C[] {
+  return sent.map((c, i) => {
+    if (c.type !== 'webhook' || !c.secret?.startsWith(MASK)) return c;
+    const same = stored[i];
+    const match =
+      same?.type === 'webhook' && maskSecret(same.secret) === c.secret
+        ? same
+        : stored.find((s) => s.type === 'webhook' && maskSecret(s.secret) === c.secret);
+    if (match?.type !== 'webhook') throw badRequest('invalidParam', { field: 'secret' });
+    return { ...c, secret: match.secret };
+  });
+}
+
 function present(r: RuleWithOwner): z.infer<typeof ruleSchema> {
   return {
     id: r.id,
@@ -122,7 +153,7 @@ function present(r: RuleWithOwner): z.infer<typeof ruleSchema> {
     username: r.username,
     name: r.name,
     events: r.events,
-    channels: r.channels,
+    channels: maskedChannels(r.channels as ChannelSpec[]),
     terminalIDs: r.terminal_ids,
     deviceTypes: r.device_types?.map(String) ?? null,
     quietHours: r.quiet_from && r.quiet_to ? { from: r.quiet_from, to: r.quiet_to } : null,
@@ -176,6 +207,16 @@ export async function notifyRoutes(app: App, ctx: AppContext): Promise<void> {
     if (!row) throw notFound();
     if (!reachesPath(caller, row.path)) throw noPermission();
     return row;
+  };
+
+  /** Every webhook of the channels must reach a public http(s) address (see webhookGuard.ts): else a 400. */
+  const checkWebhooks = async (channels: readonly { type: string; url?: string }[]) => {
+    for (const c of channels) {
+      if (c.type !== 'webhook' || c.url === undefined) continue;
+      if (await webhookUrlProblem(c.url, ctx.config.allowPrivateWebhooks)) {
+        throw badRequest('notify.webhookRefused', { url: c.url });
+      }
+    }
   };
 
   /** Device ids of the terminal IDs, all within the owner's subtree. */
@@ -235,6 +276,7 @@ export async function notifyRoutes(app: App, ctx: AppContext): Promise<void> {
     async (req) => {
       const me = req.user!;
       const b = req.body;
+      await checkWebhooks(b.channels);
       const deviceIds = await deviceIdsOf(me, b.terminalIDs);
       const row = (
         await pool.query<{ id: string }>(
@@ -288,7 +330,11 @@ export async function notifyRoutes(app: App, ctx: AppContext): Promise<void> {
       };
       if (b.name !== undefined) set('name', b.name);
       if (b.events !== undefined) set('events', [...new Set(b.events)]);
-      if (b.channels !== undefined) set('channels', JSON.stringify(b.channels));
+      if (b.channels !== undefined) {
+        const channels = unmaskSecrets(b.channels, rule.channels as ChannelSpec[]);
+        await checkWebhooks(channels);
+        set('channels', JSON.stringify(channels));
+      }
       if (b.terminalIDs !== undefined) set('device_ids', await deviceIdsOf(owner.rows[0], b.terminalIDs));
       if (b.deviceTypes !== undefined) set('device_types', b.deviceTypes.length > 0 ? b.deviceTypes.map(Number) : null);
       if (b.quietHours !== undefined) {
@@ -345,6 +391,7 @@ export async function notifyRoutes(app: App, ctx: AppContext): Promise<void> {
       const now = new Date().toISOString();
       const queued = await notifier.queueDeliveries(
         rule.id,
+        rule.user_id,
         rule.channels as ChannelSpec[],
         `test:${now}`,
         null,

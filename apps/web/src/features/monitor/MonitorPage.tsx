@@ -12,6 +12,7 @@ import { type ContextMenuRequest, MapContextMenu } from '../../map/tools/MapCont
 import { MonitorBusControl, MonitorBusLayer } from '../customerMap/MonitorBusControl.tsx';
 import { AccountPicker, usePicksAccounts } from '../custself/AccountPicker.tsx';
 import { clientState } from '../custself/clientState.ts';
+import { LiveNotifier } from '../notify/LiveNotifier.tsx';
 import { AlarmNotifier } from './alarms/AlarmNotifier.tsx';
 import { AlarmSoundToggle } from './alarms/AlarmSoundToggle.tsx';
 import { deviceMenuItems } from './deviceMenuItems.tsx';
@@ -180,6 +181,7 @@ export default function MonitorPage() {
         </Suspense>
       )}
       <AlarmNotifier session={session} onLocate={select} />
+      <LiveNotifier session={session} />
     </div>
   );
 }

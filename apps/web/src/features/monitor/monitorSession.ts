@@ -5,7 +5,7 @@ import { findAllLocations } from './api.ts';
 import { DeviceStore } from './deviceStore.ts';
 import type { LiveBatch } from './live/liveBatcher.ts';
 import { DEFAULT_FLUSH_MS, LiveSocket, type LiveStatus } from './live/liveSocket.ts';
-import type { AlarmMessage } from './live/messages.ts';
+import type { AlarmMessage, NotificationMessage } from './live/messages.ts';
 import type { MonitorDevice } from './types.ts';
 
 type Listener<T> = (value: T) => void;
@@ -27,6 +27,8 @@ export class MonitorSession {
   readonly changed = new Emitter<MonitorDevice[]>();
   readonly alarms = new Emitter<{ alarms: AlarmMessage[]; dropped: number }>();
   readonly status = new Emitter<LiveStatus>();
+  /** In-app notifications of the user's rules (events that are not alarms). */
+  readonly notifications = new Emitter<NotificationMessage>();
   private readonly socket: LiveSocket;
   private abort = new AbortController();
   liveStatus: LiveStatus = 'connecting';
@@ -35,6 +37,7 @@ export class MonitorSession {
     this.socket = new LiveSocket({
       flushMs,
       onBatch: (batch) => this.onBatch(batch),
+      onNotification: (msg) => this.notifications.emit(msg),
       onStatus: (s) => {
         this.liveStatus = s;
         this.status.emit(s);

@@ -1,7 +1,7 @@
 // The rule editor: events (named events and alarm codes), devices (none: the whole subtree), channels, quiet
 // hours, minimum interval per device and the offline / expiry parameters.
 import { ALARM_TYPES, alarmLabel, NOTIFY_EVENTS } from '@carhere/domain';
-import { Checkbox, Form, Input, InputNumber, Modal, Select, Space } from 'antd';
+import { Button, Checkbox, Form, Input, InputNumber, Modal, Select, Space } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DeviceSelect } from '../command/DeviceSelect.tsx';
@@ -27,7 +27,9 @@ export function RuleEditor({ rule, saving, onSave, onCancel }: Props) {
   const [push, setPush] = useState(Boolean(channelOf('push')));
   const [emails, setEmails] = useState<string[]>(channelOf('email')?.to ?? []);
   const [hookUrl, setHookUrl] = useState(channelOf('webhook')?.url ?? '');
+  // A saved rule's secret comes masked (its last 4 characters); sent back unchanged, the server keeps it.
   const [hookSecret, setHookSecret] = useState(channelOf('webhook')?.secret ?? '');
+  const [secretMasked, setSecretMasked] = useState(Boolean(channelOf('webhook')?.secret));
   const [quietFrom, setQuietFrom] = useState(rule?.quietHours?.from ?? '');
   const [quietTo, setQuietTo] = useState(rule?.quietHours?.to ?? '');
   const [interval, setInterval] = useState<number>(rule?.minIntervalSeconds ?? 0);
@@ -111,12 +113,27 @@ export function RuleEditor({ rule, saving, onSave, onCancel }: Props) {
                 onChange={(e) => setHookUrl(e.target.value.trim())}
                 data-testid="rule-webhook-url"
               />
-              <Input
-                value={hookSecret}
-                placeholder={t('channels.webhookSecret')}
-                onChange={(e) => setHookSecret(e.target.value)}
-                data-testid="rule-webhook-secret"
-              />
+              {secretMasked ? (
+                <>
+                  <Input value={hookSecret} readOnly data-testid="rule-webhook-secret-masked" />
+                  <Button
+                    onClick={() => {
+                      setHookSecret('');
+                      setSecretMasked(false);
+                    }}
+                    data-testid="rule-webhook-secret-change"
+                  >
+                    {t('channels.webhookSecretChange')}
+                  </Button>
+                </>
+              ) : (
+                <Input
+                  value={hookSecret}
+                  placeholder={t('channels.webhookSecret')}
+                  onChange={(e) => setHookSecret(e.target.value)}
+                  data-testid="rule-webhook-secret"
+                />
+              )}
             </Space.Compact>
           </Space>
         </Form.Item>

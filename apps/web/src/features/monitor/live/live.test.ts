@@ -16,6 +16,12 @@ describe('live messages', () => {
     expect(parseLiveMessage('null')).toBeNull();
     expect(parseLiveMessage(42)).toBeNull();
   });
+
+  it('parses in-app notifications (they carry an event name)', () => {
+    const msg = { type: 'notification', id: 'u1', event: 'online', terminalID: '1', deviceName: 'Van', time: 'x' };
+    expect(parseLiveMessage(JSON.stringify(msg))?.type).toBe('notification');
+    expect(parseLiveMessage('{"type":"notification","id":"u1"}')).toBeNull();
+  });
 });
 
 describe('live batcher', () => {

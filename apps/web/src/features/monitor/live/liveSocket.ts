@@ -1,7 +1,7 @@
 // The live WebSocket (GET /api/ws, session cookie): reconnects with back-off, pings, and hands the page one
 // coalesced batch per flush interval instead of one update per message.
 import { type LiveBatch, LiveBatcher } from './liveBatcher.ts';
-import { parseLiveMessage } from './messages.ts';
+import { type NotificationMessage, parseLiveMessage } from './messages.ts';
 
 export type LiveStatus = 'connecting' | 'open' | 'closed';
 
@@ -10,6 +10,8 @@ export interface LiveSocketOptions {
   flushMs?: number;
   onBatch: (batch: LiveBatch) => void;
   onStatus?: (status: LiveStatus) => void;
+  /** In-app notifications, handed over as they come (they are few, and not coalesced). */
+  onNotification?: (msg: NotificationMessage) => void;
 }
 
 /** One batch a second: markers move at most once a second, which keeps 10,000 devices fluid. */
@@ -83,7 +85,8 @@ export class LiveSocket {
     };
     socket.onmessage = (event) => {
       const msg = parseLiveMessage(event.data);
-      if (msg) this.batcher.add(msg);
+      if (msg?.type === 'notification') this.options.onNotification?.(msg);
+      else if (msg) this.batcher.add(msg);
     };
     socket.onclose = () => {
       clearInterval(this.pingTimer);

@@ -55,15 +55,31 @@ export interface CommandMessage {
   time: string;
 }
 
+/** An in-app notification of a rule of this user (an event that is not an alarm: online, offline, ignition…). */
+export interface NotificationMessage {
+  type: 'notification';
+  id: string;
+  /** Event name of the rule ('online', 'ignition.on', 'test'…) */
+  event: string;
+  terminalID: string;
+  deviceName: string;
+  time: string;
+  lat: number | null;
+  lon: number | null;
+  speed: number | null;
+  detail?: string;
+}
+
 export type LiveMessage =
   | PositionMessage
   | StateMessage
   | AlarmMessage
   | CommandMessage
+  | NotificationMessage
   | { type: 'hello'; userId: string; serverTime: string }
   | { type: 'pong' };
 
-const TYPES = new Set(['position', 'state', 'alarm', 'command', 'hello', 'pong']);
+const TYPES = new Set(['position', 'state', 'alarm', 'command', 'notification', 'hello', 'pong']);
 
 /** Parses one frame; anything that is not a known message (bad JSON, unknown type, missing id) is null. */
 export function parseLiveMessage(data: unknown): LiveMessage | null {
@@ -80,6 +96,7 @@ export function parseLiveMessage(data: unknown): LiveMessage | null {
   if ((msg.type === 'position' || msg.type === 'state' || msg.type === 'alarm') && typeof msg.deviceId !== 'string') {
     return null;
   }
+  if (msg.type === 'notification' && typeof (value as { event?: unknown }).event !== 'string') return null;
   if (msg.type === 'position' && (typeof msg.lat !== 'number' || typeof msg.lon !== 'number')) return null;
   return value as LiveMessage;
 }
