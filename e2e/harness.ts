@@ -35,8 +35,22 @@ export interface RunningPlatform {
   stop(): Promise<void>;
 }
 
-/** Starts the product the way a user does (`npm start`) and waits for /api/health. */
+/**
+ * Starts the product the way a user does (`npm start`) and waits for /api/health. The ports are probed free first;
+ * another process on the machine can still take one before the server binds it, so a start that fails with
+ * EADDRINUSE is tried again on new ports (at most three times).
+ */
 export async function startPlatform(env: Record<string, string> = {}): Promise<RunningPlatform> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startPlatformOnce(env);
+    } catch (err) {
+      if (attempt >= 3 || !String((err as Error).message).includes('EADDRINUSE')) throw err;
+    }
+  }
+}
+
+async function startPlatformOnce(env: Record<string, string>): Promise<RunningPlatform> {
   const dataDir = mkdtempSync(join(tmpdir(), 'carhere-e2e-'));
   const [port, gt06Port, jt808Port, osmandPort] = [
     await freePort(),
@@ -66,7 +80,10 @@ export async function startPlatform(env: Record<string, string> = {}): Promise<R
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 180_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`npm start exited (${child.exitCode}):\n${output}`);
+    if (child.exitCode !== null) {
+      rmSync(dataDir, { recursive: true, force: true });
+      throw new Error(`npm start exited (${child.exitCode}):\n${output}`);
+    }
     try {
       const res = await fetch(`${baseUrl}/api/health`);
       if (res.ok) break;
