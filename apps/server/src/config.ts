@@ -58,6 +58,11 @@ export interface Config {
    * benchmarks with local receivers). Default: refused, at rule save and at delivery.
    */
   allowPrivateWebhooks: boolean;
+  /**
+   * Browser push subscription endpoints may be loopback, private, link-local… addresses (NOTIFY_ALLOW_PRIVATE_PUSH=1;
+   * tests with a local push service). Default: refused, when a browser subscribes and at delivery.
+   */
+  allowPrivatePush: boolean;
 }
 
 function int(value: string | undefined, fallback: number, name: string): number {
@@ -151,5 +156,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || undefined,
     allowPrivateWebhooks: env.NOTIFY_ALLOW_PRIVATE_WEBHOOKS === '1' || env.NOTIFY_ALLOW_PRIVATE_WEBHOOKS === 'true',
+    allowPrivatePush: env.NOTIFY_ALLOW_PRIVATE_PUSH === '1' || env.NOTIFY_ALLOW_PRIVATE_PUSH === 'true',
   };
 }

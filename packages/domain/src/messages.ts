@@ -287,6 +287,11 @@ const CN_EN_MESSAGES = {
     cn: 'Webhook 地址不可用：{url}（只允许 http(s) 地址，且主机必须解析为公网地址）',
     en: 'The webhook address is refused: {url} (only http(s) addresses whose host resolves to a public internet address)',
   },
+  // A browser push subscription's endpoint likewise (the server POSTs the push message to it).
+  'notify.pushRefused': {
+    cn: '推送服务地址不可用：{url}（只允许 http(s) 地址，且主机必须解析为公网地址）',
+    en: 'The push service address is refused: {url} (only http(s) addresses whose host resolves to a public internet address)',
+  },
 } as const satisfies Record<string, MessageTexts>;
 
 export type MessageKey = keyof typeof CN_EN_MESSAGES;

@@ -153,4 +153,6 @@ export const MESSAGES_ES: MessageTranslation = {
   'http.invalidParam': 'Parámetro no válido: {field}',
   'notify.webhookRefused':
     'La dirección del webhook se rechaza: {url} (solo direcciones http(s) cuyo host resuelve a una dirección pública de Internet)',
+  'notify.pushRefused':
+    'La dirección del servicio de notificaciones push se rechaza: {url} (solo direcciones http(s) cuyo host resuelve a una dirección pública de Internet)',
 };

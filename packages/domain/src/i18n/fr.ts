@@ -155,4 +155,6 @@ export const MESSAGES_FR: MessageTranslation = {
   'http.invalidParam': 'Paramètre invalide : {field}',
   'notify.webhookRefused':
     "L'adresse du webhook est refusée : {url} (seules les adresses http(s) dont l'hôte correspond à une adresse Internet publique sont acceptées)",
+  'notify.pushRefused':
+    "L'adresse du service de notifications push est refusée : {url} (seules les adresses http(s) dont l'hôte correspond à une adresse Internet publique sont acceptées)",
 };

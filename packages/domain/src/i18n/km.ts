@@ -148,4 +148,6 @@ export const MESSAGES_KM: MessageTranslation = {
   'http.invalidParam': 'ប៉ារ៉ាម៉ែត្រមិនត្រឹមត្រូវ៖ {field}',
   'notify.webhookRefused':
     'អាសយដ្ឋាន webhook ត្រូវបានបដិសេធ៖ {url} (អនុញ្ញាតតែអាសយដ្ឋាន http(s) ដែលម៉ាស៊ីនបង្ហាញទៅអាសយដ្ឋានអ៊ីនធឺណិតសាធារណៈ)',
+  'notify.pushRefused':
+    'អាសយដ្ឋានសេវាជូនដំណឹង push ត្រូវបានបដិសេធ៖ {url} (អនុញ្ញាតតែអាសយដ្ឋាន http(s) ដែលម៉ាស៊ីនបង្ហាញទៅអាសយដ្ឋានអ៊ីនធឺណិតសាធារណៈ)',
 };

@@ -148,4 +148,6 @@ export const MESSAGES_MY: MessageTranslation = {
   'nb.callbackTokenUnset': 'NB-IoT callback များကို ပိတ်ထားသည်- ဆာဗာတွင် NB_CALLBACK_TOKEN မသတ်မှတ်ရသေးပါ',
   'http.invalidParam': 'မမှန်ကန်သော ပါရာမီတာ- {field}',
   'notify.webhookRefused': 'webhook လိပ်စာကို ငြင်းပယ်သည်- {url} (ဟို့စ်သည် အများသုံး အင်တာနက်လိပ်စာသို့ ညွှန်းသော http(s) လိပ်စာများသာ ခွင့်ပြုသည်)',
+  'notify.pushRefused':
+    'push အသိပေးချက် ဝန်ဆောင်မှု လိပ်စာကို ငြင်းပယ်သည်- {url} (ဟို့စ်သည် အများသုံး အင်တာနက်လိပ်စာသို့ ညွှန်းသော http(s) လိပ်စာများသာ ခွင့်ပြုသည်)',
 };

@@ -151,4 +151,6 @@ export const MESSAGES_PT: MessageTranslation = {
   'http.invalidParam': 'Parâmetro inválido: {field}',
   'notify.webhookRefused':
     'O endereço do webhook foi recusado: {url} (apenas endereços http(s) cujo host resolve para um endereço público da Internet)',
+  'notify.pushRefused':
+    'O endereço do serviço de notificações push foi recusado: {url} (apenas endereços http(s) cujo host resolve para um endereço público da Internet)',
 };

@@ -151,4 +151,6 @@ export const MESSAGES_RU: MessageTranslation = {
   'http.invalidParam': 'Недопустимый параметр: {field}',
   'notify.webhookRefused':
     'Адрес веб-хука отклонён: {url} (разрешены только адреса http(s), хост которых указывает на публичный адрес в интернете)',
+  'notify.pushRefused':
+    'Адрес службы push-уведомлений отклонён: {url} (разрешены только адреса http(s), хост которых указывает на публичный адрес в интернете)',
 };

@@ -147,4 +147,5 @@ export const MESSAGES_TH: MessageTranslation = {
   'nb.callbackTokenUnset': 'การเรียกกลับ NB-IoT ถูกปิด: เซิร์ฟเวอร์ยังไม่ได้ตั้งค่า NB_CALLBACK_TOKEN',
   'http.invalidParam': 'พารามิเตอร์ไม่ถูกต้อง: {field}',
   'notify.webhookRefused': 'ที่อยู่ webhook ถูกปฏิเสธ: {url} (อนุญาตเฉพาะที่อยู่ http(s) ที่โฮสต์แปลงเป็นที่อยู่อินเทอร์เน็ตสาธารณะ)',
+  'notify.pushRefused': 'ที่อยู่บริการแจ้งเตือนแบบพุชถูกปฏิเสธ: {url} (อนุญาตเฉพาะที่อยู่ http(s) ที่โฮสต์แปลงเป็นที่อยู่อินเทอร์เน็ตสาธารณะ)',
 };

@@ -148,4 +148,6 @@ export const MESSAGES_VI: MessageTranslation = {
   'http.invalidParam': 'Tham số không hợp lệ: {field}',
   'notify.webhookRefused':
     'Địa chỉ webhook bị từ chối: {url} (chỉ chấp nhận địa chỉ http(s) có máy chủ phân giải ra địa chỉ Internet công cộng)',
+  'notify.pushRefused':
+    'Địa chỉ dịch vụ thông báo đẩy bị từ chối: {url} (chỉ chấp nhận địa chỉ http(s) có máy chủ phân giải ra địa chỉ Internet công cộng)',
 };

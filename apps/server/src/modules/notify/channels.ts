@@ -1,12 +1,10 @@
 // The senders of the e-mail, webhook and push channels. Each answers what the receiver said, for the log.
 import { createHmac } from 'node:crypto';
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import nodemailer from 'nodemailer';
 import type { AppContext } from '../../context.ts';
 import { mailOf, pushMessageOf, webhookBodyOf } from './messages.ts';
 import type { NotifyPayload } from './store.ts';
-import { guardedLookup, webhookUrlShapeProblem } from './webhookGuard.ts';
+import { guardedPost, webhookUrlShapeProblem } from './webhookGuard.ts';
 import { sendWebPush, type VapidKeys } from './webpush.ts';
 
 export interface SendResult {
@@ -62,34 +60,6 @@ export function signatureOf(secret: string, rawBody: string): string {
   return `sha256=${createHmac('sha256', secret).update(rawBody).digest('hex')}`;
 }
 
-/** POSTs the body; connections to names go through the guarded lookup unless private addresses are allowed. */
-function post(url: URL, headers: Record<string, string>, body: string, allowPrivate: boolean) {
-  return new Promise<{ status: number; text: string }>((resolve, reject) => {
-    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-    const req = send(
-      url,
-      {
-        method: 'POST',
-        headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
-        lookup: allowPrivate ? undefined : guardedLookup,
-        signal: AbortSignal.timeout(15_000),
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on('data', (c: Buffer) => {
-          if (size < 1024) chunks.push(c);
-          size += c.length;
-        });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
 /**
  * Sends one webhook. The URL is checked again here (scheme, IP literal) and the connection's DNS answers are
  * checked by the guarded lookup, so a rule saved with a public name cannot be turned to an internal address later;
@@ -106,7 +76,7 @@ export async function sendWebhook(
   if (problem) return { ok: false, answer: `refused: ${problem}`, permanent: true };
   const raw = JSON.stringify(webhookBodyOf(p, uid, new Date()));
   try {
-    const res = await post(
+    const res = await guardedPost(
       new URL(url),
       {
         'Content-Type': 'application/json',
@@ -124,12 +94,17 @@ export async function sendWebhook(
   }
 }
 
+/**
+ * Sends one push message to every browser subscription of the user. An endpoint the SSRF guard refuses (a private
+ * address, or a name now resolving to one) gets nothing and is answered `refused: …`.
+ */
 export async function sendPush(
   ctx: AppContext,
   userId: string,
   keys: VapidKeys,
   p: NotifyPayload,
   uid: string,
+  allowPrivate = false,
 ): Promise<SendResult> {
   const subs = (
     await ctx.dbHandle.pool.query<{ id: string; endpoint: string; p256dh: string; auth: string }>(
@@ -140,15 +115,25 @@ export async function sendPush(
   if (subs.length === 0) return { ok: false, answer: 'no browser subscribed', permanent: true };
   const answers: string[] = [];
   let delivered = 0;
+  let refused = 0;
   for (const s of subs) {
     try {
-      const r = await sendWebPush(s, pushMessageOf(p, uid), keys, { subject: 'mailto:notify@carhere.invalid' });
-      answers.push(`${r.status}`);
+      const r = await sendWebPush(s, pushMessageOf(p, uid), keys, {
+        subject: 'mailto:notify@carhere.invalid',
+        allowPrivate,
+      });
+      answers.push(r.refused ? r.answer : `${r.status}`);
       if (r.ok) delivered++;
+      if (r.refused) refused++;
       if (r.gone) await ctx.dbHandle.pool.query('DELETE FROM notify_push_subscriptions WHERE id = $1', [s.id]);
     } catch (err) {
       answers.push(err instanceof Error ? err.message : String(err));
     }
   }
-  return { ok: delivered > 0, answer: `push ${delivered}/${subs.length}: ${answers.join(', ')}` };
+  // Every endpoint refused: retrying cannot help.
+  return {
+    ok: delivered > 0,
+    answer: `push ${delivered}/${subs.length}: ${answers.join(', ')}`,
+    permanent: delivered === 0 && refused === subs.length,
+  };
 }

@@ -22,7 +22,7 @@ async function sendOne(ctx: AppContext, d: Claimed): Promise<SendResult> {
     case 'webhook':
       return sendWebhook(t.url, t.secret, d.payload, d.uid, ctx.config.allowPrivateWebhooks);
     case 'push':
-      return sendPush(ctx, d.user_id, await vapidKeys(ctx), d.payload, d.uid);
+      return sendPush(ctx, d.user_id, await vapidKeys(ctx), d.payload, d.uid, ctx.config.allowPrivatePush);
     default:
       return { ok: true, answer: 'live view' };
   }

@@ -56,6 +56,8 @@ describe('notification rules', () => {
       smtpUrl: smtp.url,
       mailFrom: 'alerts@carhere.test',
       allowPrivateWebhooks: true,
+      // The push service of the browser push test listens on 127.0.0.1.
+      allowPrivatePush: true,
     });
     server.ctx.services.notifier!.retryBaseSeconds = 1;
     admin = await adminClient(server);
@@ -197,6 +199,51 @@ describe('notification rules', () => {
     const once = await finished(spaced.data.id, 1);
     expect(once).toHaveLength(1);
     expect(hooks.hooks.filter((x) => x.path === '/control')).toHaveLength(2);
+  });
+
+  it('a rule for chosen device types reaches devices of those types only', async () => {
+    const typed = newTerminalId('gt06');
+    const other = newTerminalId('gt06');
+    await addDevice(server, typed, 'gt06', { userId: '1', deviceType: 31 });
+    await addDevice(server, other, 'gt06', { userId: '1', deviceType: 12 });
+    const rule = await admin.post<{ id: string }>('/notify/rules/add', {
+      name: 'Type 31 only',
+      events: ['alarm:1'],
+      channels: [{ type: 'webhook', url: `${hooks.url}/types`, secret: SECRET }],
+      deviceTypes: ['31'],
+    });
+    expect(rule.status).toBe(200);
+    const control = await admin.post<{ id: string }>('/notify/rules/add', {
+      name: 'Types control',
+      events: ['alarm:1'],
+      channels: [{ type: 'webhook', url: `${hooks.url}/types-all`, secret: SECRET }],
+      terminalIDs: [typed, other],
+    });
+    const found = await admin.post<{ list: { id: string; deviceTypes: string[] | null }[] }>('/notify/rules/find', {
+      name: 'Type 31 only',
+    });
+    expect(found.data.list.find((r) => r.id === rule.data.id)?.deviceTypes).toEqual(['31']);
+    const first = await sos(other);
+    const second = await sos(typed);
+    // Both SOS reached the rules (the control rule delivered twice) before counting the typed rule's deliveries.
+    await finished(control.data.id, 2);
+    await server.ctx.services.notifier!.settled();
+    first.stop();
+    second.stop();
+    const got = hooks.hooks.filter((x) => x.path === '/types');
+    expect(got.map((x) => x.body.terminalID)).toEqual([typed]);
+    expect(await deliveriesOf(rule.data.id)).toHaveLength(1);
+    // Another type chosen by an update: the next SOS of the typed device is not delivered.
+    const updated = await admin.post<{ deviceTypes: string[] | null }>('/notify/rules/update', {
+      id: rule.data.id,
+      deviceTypes: ['12'],
+    });
+    expect(updated.data.deviceTypes).toEqual(['12']);
+    const third = await sos(other);
+    await finished(control.data.id, 3);
+    await server.ctx.services.notifier!.settled();
+    third.stop();
+    expect(hooks.hooks.filter((x) => x.path === '/types').map((x) => x.body.terminalID)).toEqual([typed, other]);
   });
 
   it('retries a failing webhook with the same id and a fresh signature, and logs the answers', async () => {

@@ -498,7 +498,8 @@ export async function notifyRoutes(app: App, ctx: AppContext): Promise<void> {
       config: NOTIFY,
       schema: {
         tags,
-        summary: 'Keep this browser push subscription for the caller (its push rules reach it)',
+        summary:
+          'Keep this browser push subscription for the caller (its push rules reach it); the endpoint must be a public http(s) address',
         body: z.object({
           endpoint: z.url({ protocol: /^https?$/ }).max(2000),
           keys: z.object({
@@ -511,6 +512,10 @@ export async function notifyRoutes(app: App, ctx: AppContext): Promise<void> {
     },
     async (req) => {
       const b = req.body;
+      // The server POSTs to this address later: only a public http(s) push service (see webhookGuard.ts).
+      if (await webhookUrlProblem(b.endpoint, ctx.config.allowPrivatePush)) {
+        throw badRequest('notify.pushRefused', { url: b.endpoint });
+      }
       await pool.query(
         `INSERT INTO notify_push_subscriptions (user_id, endpoint, p256dh, auth) VALUES ($1, $2, $3, $4)
          ON CONFLICT (endpoint) DO UPDATE SET user_id = EXCLUDED.user_id, p256dh = EXCLUDED.p256dh, auth = EXCLUDED.auth`,

@@ -1,9 +1,13 @@
-// Server-side request forgery guard of the webhook channel: a rule's URL may only reach the public internet over
-// http(s). Checked when a rule is saved (every address the host resolves to) and again when a delivery connects:
-// the connection's own DNS lookup refuses non-public answers, so a name that resolved to a public address at save
-// time and to 127.0.0.1 or 169.254.169.254 later (DNS rebinding) is refused at the socket. Tests and the benchmark,
-// whose receivers listen on 127.0.0.1, open the private ranges with NOTIFY_ALLOW_PRIVATE_WEBHOOKS=1.
+// Server-side request forgery guard of the webhook and browser push channels: a rule's webhook URL and a browser
+// push subscription's endpoint (posted by the browser, so by anyone with the alarm permission) may only reach the
+// public internet over http(s). Checked when saved (every address the host resolves to) and again when a delivery
+// connects: the connection's own DNS lookup refuses non-public answers, so a name that resolved to a public address
+// at save time and to 127.0.0.1 or 169.254.169.254 later (DNS rebinding) is refused at the socket. Tests and the
+// benchmark, whose receivers listen on 127.0.0.1, open the private ranges with NOTIFY_ALLOW_PRIVATE_WEBHOOKS=1
+// (webhooks) and NOTIFY_ALLOW_PRIVATE_PUSH=1 (push endpoints).
 import dns, { type LookupAddress } from 'node:dns';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { BlockList, isIP } from 'node:net';
 
 const refused = new BlockList();
@@ -104,5 +108,43 @@ export function guardedLookup(hostname: string, options: dns.LookupOptions, call
     }
     if (options.all) return callback(null, addresses);
     callback(null, addresses[0].address, addresses[0].family);
+  });
+}
+
+/**
+ * POSTs the body and answers the status and the first kilobyte of the answer. Connections to names go through the
+ * guarded lookup unless private addresses are allowed; the caller checks the URL's shape (IP literals) first.
+ * Redirects are not followed.
+ */
+export function guardedPost(
+  url: URL,
+  headers: Record<string, string>,
+  body: string | Buffer,
+  allowPrivate: boolean,
+  timeoutMs = 15_000,
+) {
+  return new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const req = send(
+      url,
+      {
+        method: 'POST',
+        headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
+        lookup: allowPrivate ? undefined : guardedLookup,
+        signal: AbortSignal.timeout(timeoutMs),
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (c: Buffer) => {
+          if (size < 1024) chunks.push(c);
+          size += c.length;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
   });
 }

@@ -9,6 +9,7 @@ import {
   randomBytes,
   sign,
 } from 'node:crypto';
+import { guardedPost, webhookUrlShapeProblem } from './webhookGuard.ts';
 
 export interface VapidKeys {
   /** base64url of the uncompressed P-256 point (65 bytes): the browser's applicationServerKey. */
@@ -83,29 +84,47 @@ export interface PushResult {
   answer: string;
   /** 404/410: the subscription is gone; remove it. */
   gone: boolean;
+  /** The endpoint is not a public http(s) address (SSRF guard): nothing was sent. */
+  refused?: boolean;
 }
 
-/** Sends one encrypted message to a push service endpoint with VAPID authorisation. */
+/**
+ * Sends one encrypted message to a push service endpoint with VAPID authorisation. The endpoint came from a
+ * browser, so it goes through the SSRF guard like a webhook (webhookGuard.ts): a non-http(s) URL or a non-public
+ * IP literal is refused before connecting, and a name is refused at the socket when it resolves to a non-public
+ * address (`allowPrivate`, NOTIFY_ALLOW_PRIVATE_PUSH, opens them for tests with a local push service).
+ */
 export async function sendWebPush(
   sub: PushSubscriptionKeys,
   payload: object,
   keys: VapidKeys,
-  opts: { subject: string; ttlSeconds?: number; timeoutMs?: number },
+  opts: { subject: string; ttlSeconds?: number; timeoutMs?: number; allowPrivate?: boolean },
 ): Promise<PushResult> {
+  const allowPrivate = opts.allowPrivate ?? false;
+  const problem = webhookUrlShapeProblem(sub.endpoint, allowPrivate);
+  if (problem) return { ok: false, status: 0, answer: `refused: ${problem}`, gone: false, refused: true };
   const url = new URL(sub.endpoint);
   const jwt = vapidJwt(url.origin, opts.subject, keys, Math.floor(Date.now() / 1000));
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: {
-      Authorization: `vapid t=${jwt}, k=${keys.publicKey}`,
-      'Content-Encoding': 'aes128gcm',
-      'Content-Type': 'application/octet-stream',
-      TTL: String(opts.ttlSeconds ?? 86_400),
-      Urgency: 'high',
-    },
-    body: encryptPushPayload(sub, Buffer.from(JSON.stringify(payload))),
-    signal: AbortSignal.timeout(opts.timeoutMs ?? 15_000),
-  });
-  const answer = (await res.text()).slice(0, 500);
-  return { ok: res.ok, status: res.status, answer, gone: res.status === 404 || res.status === 410 };
+  let res: { status: number; text: string };
+  try {
+    res = await guardedPost(
+      url,
+      {
+        Authorization: `vapid t=${jwt}, k=${keys.publicKey}`,
+        'Content-Encoding': 'aes128gcm',
+        'Content-Type': 'application/octet-stream',
+        TTL: String(opts.ttlSeconds ?? 86_400),
+        Urgency: 'high',
+      },
+      encryptPushPayload(sub, Buffer.from(JSON.stringify(payload))),
+      allowPrivate,
+      opts.timeoutMs ?? 15_000,
+    );
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    if (e.code === 'EADDRREFUSED') return { ok: false, status: 0, answer: e.message, gone: false, refused: true };
+    throw err;
+  }
+  const ok = res.status >= 200 && res.status < 300;
+  return { ok, status: res.status, answer: res.text.slice(0, 500), gone: res.status === 404 || res.status === 410 };
 }
