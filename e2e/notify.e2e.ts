@@ -1,12 +1,19 @@
 // Notification rules in Chromium (issue 18), against `npm start` with a real SMTP server and a webhook receiver
 // that checks signatures: the admin adds a rule on the notifications screen (e-mail + webhook), "send test"
 // reaches both receivers and the delivery log shows them sent with the receiver's answer; then an SOS from a
-// simulated GT06 tracker over TCP produces one e-mail and one webhook.
+// simulated GT06 tracker over TCP produces one e-mail and one webhook. A rule for a chosen device type (picked from
+// the device-type catalogue on the editor) is listed with that type and applies to that type only. Browser push:
+// headless Chromium cannot subscribe offline (pushManager.subscribe answers "permission denied" in a browser
+// context without a profile, and waits for Google's push registration with one), so a local push service stands in
+// for the browser's (NOTIFY_ALLOW_PRIVATE_PUSH=1): it decrypts what the server sent (RFC 8291) and the decrypted
+// message is handed to the app's service worker through CDP (ServiceWorker.deliverPushMessage), which must show it.
 import type { SimulatedDevice } from '@carhere/simulator';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  browserKeys,
   type SmtpReceiver,
+  startPushService,
   startSmtpReceiver,
   startWebhookReceiver,
   type WebhookReceiver,
@@ -47,6 +54,8 @@ describe('notification rules in Chromium', () => {
       SMTP_URL: smtp.url,
       MAIL_FROM: 'alerts@carhere.test',
       NOTIFY_ALLOW_PRIVATE_WEBHOOKS: '1',
+      // The push service standing in for the browser's listens on 127.0.0.1.
+      NOTIFY_ALLOW_PRIVATE_PUSH: '1',
     });
     browser = await launchBrowser();
     ({ page, tracker } = await adminWithTracker(platform, browser, IMEI));
@@ -151,5 +160,130 @@ describe('notification rules in Chromium', () => {
     const notice = page.locator('.ant-notification-notice', { has: popup });
     expect(await notice.textContent()).toContain('Test notification');
     await screenshot(page, 'notify-in-app');
+  });
+
+  it('a rule for a device type chosen on the editor is listed with it and applies to that type only', async () => {
+    const types = await apiPost<Record<string, { deviceType: number; name: string }>>(page, '/deviceType/findAll', {});
+    // The tracker is of type 12 (adminWithTracker); another type of the catalogue for the rule that must stay silent.
+    const mine = types.data['12'];
+    const other = Object.values(types.data).find((d) => d.deviceType !== 12)!;
+    expect(mine).toBeDefined();
+    await page.goto(`${platform.baseUrl}/index/notify`);
+    for (const [name, type, path] of [
+      ['By my type', mine, '/by-type'],
+      ['By another type', other, '/other-type'],
+    ] as const) {
+      await page.getByTestId('rule-add').click();
+      const editor = page.getByTestId('rule-editor');
+      await editor.waitFor();
+      await page.getByTestId('rule-name').fill(name);
+      await page.getByTestId('rule-device-types').click();
+      await page.getByTestId('rule-device-types').locator('input').fill(type.name);
+      await page
+        .locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: `${type.deviceType} ${type.name}` })
+        .first()
+        .click();
+      await page.keyboard.press('Escape');
+      await page.getByTestId('rule-webhook-url').fill(`${hooks.url}${path}`);
+      await page.getByTestId('rule-webhook-secret').fill(SECRET);
+      await page.getByTestId('rule-save').click();
+      await editor.waitFor({ state: 'detached' });
+      const row = page.locator('tr', { hasText: name });
+      await row.waitFor();
+      expect(await row.getByTestId('rule-device-types-cell').textContent()).toBe(type.name);
+    }
+    const found = await apiPost<{ list: { name: string; deviceTypes: string[] | null }[] }>(
+      page,
+      '/notify/rules/find',
+      { name: 'type' },
+    );
+    expect(Object.fromEntries(found.data.list.map((r) => [r.name, r.deviceTypes]))).toEqual({
+      'By my type': ['12'],
+      'By another type': [String(other.deviceType)],
+    });
+    await screenshot(page, 'notify-device-types');
+    tracker.sendFix(
+      {
+        time: Date.now() - 1000,
+        lat: 39.916,
+        lon: 116.405,
+        speed: 20,
+        course: 0,
+        altitude: 40,
+        satellites: 9,
+        mileage: 0,
+        acc: true,
+        battery: 90,
+      },
+      'sos',
+    );
+    await until(() => hooks.hooks.some((h) => h.path === '/by-type'), 'the webhook of the device-type rule');
+    // The office rule (every device) saw the same SOS: every rule has been matched by then.
+    await until(
+      () => hooks.hooks.filter((h) => h.path === '/e2e' && h.body.event === 'alarm:1').length >= 2,
+      'the second SOS webhook of the office rule',
+    );
+    expect(hooks.hooks.filter((h) => h.path === '/by-type').map((h) => h.body.terminalID)).toEqual([IMEI]);
+    expect(hooks.hooks.filter((h) => h.path === '/other-type')).toHaveLength(0);
+  });
+
+  it('the service worker shows the push message the server sent, as decrypted at the push service', async () => {
+    const keys = browserKeys();
+    const push = await startPushService(keys);
+    try {
+      const context = page.context();
+      await context.grantPermissions(['notifications'], { origin: platform.baseUrl });
+      await page.goto(`${platform.baseUrl}/index/notify`);
+      await page.evaluate(async () => {
+        await navigator.serviceWorker.register('/notify-sw.js');
+        await navigator.serviceWorker.ready;
+      });
+      const sub = await apiPost(page, '/notify/push/subscribe', {
+        endpoint: push.url,
+        keys: { p256dh: keys.p256dh, auth: keys.auth },
+      });
+      expect(sub.meta.success).toBe(true);
+      const rule = await apiPost<{ id: string }>(page, '/notify/rules/add', {
+        name: 'Push to this browser',
+        events: ['offline'],
+        channels: [{ type: 'push' }],
+      });
+      await apiPost(page, '/notify/rules/test', { id: rule.data.id });
+      await until(() => push.pushes.length > 0, 'the push message at the push service');
+      const [received] = push.pushes;
+      expect(received.vapidValid).toBe(true);
+      expect(received.headers['content-encoding']).toBe('aes128gcm');
+      expect(typeof received.message.title).toBe('string');
+      const cdp = await context.newCDPSession(page);
+      const registrations: { registrationId: string; scopeURL: string; isDeleted: boolean }[] = [];
+      cdp.on('ServiceWorker.workerRegistrationUpdated', (e) => registrations.push(...e.registrations));
+      await cdp.send('ServiceWorker.enable');
+      await until(
+        () => registrations.some((r) => r.scopeURL === `${platform.baseUrl}/` && !r.isDeleted),
+        'the service worker registration',
+      );
+      const registration = registrations.find((r) => r.scopeURL === `${platform.baseUrl}/` && !r.isDeleted)!;
+      await cdp.send('ServiceWorker.deliverPushMessage', {
+        origin: `${platform.baseUrl}/`,
+        registrationId: registration.registrationId,
+        data: JSON.stringify(received.message),
+      });
+      const shown = await page.waitForFunction(
+        async () => {
+          const r = await navigator.serviceWorker.ready;
+          const list = await r.getNotifications();
+          return list.length > 0 ? list.map((n) => ({ title: n.title, body: n.body, tag: n.tag })) : null;
+        },
+        undefined,
+        { timeout: WAIT },
+      );
+      expect(await shown.jsonValue()).toEqual([
+        { title: received.message.title, body: received.message.body, tag: received.message.id },
+      ]);
+      await cdp.detach();
+      await apiPost(page, '/notify/push/unsubscribe', { endpoint: push.url });
+    } finally {
+      await push.close();
+    }
   });
 });

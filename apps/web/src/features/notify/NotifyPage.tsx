@@ -3,8 +3,9 @@
 import { DeleteOutlined, EditOutlined, PlusOutlined, SendOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Popconfirm, Select, Space, Table, Tabs, Tag, Typography } from 'antd';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useDeviceTypes } from '../deviceTypes/api.ts';
 import {
   addRule,
   type Delivery,
@@ -41,6 +42,8 @@ function RuleList() {
   const [page, setPage] = useState({ pageNum: 1, pageSize: 15 });
   const [editing, setEditing] = useState<Rule | 'new' | null>(null);
   const list = useQuery({ queryKey: ['notifyRules', page], queryFn: () => findRules(page), placeholderData: (p) => p });
+  const types = useDeviceTypes();
+  const typeNames = useMemo(() => new Map(types.map((d) => [String(d.deviceType), d.name])), [types]);
   const refresh = () => void queryClient.invalidateQueries({ queryKey: ['notifyRules'] });
   const onError = (err: Error) => message.error(err.message);
   const save = useMutation({
@@ -100,6 +103,16 @@ function RuleList() {
           {
             title: t('devices'),
             render: (_, r) => (r.terminalIDs ? r.terminalIDs.length : t('allDevices')),
+          },
+          {
+            title: t('deviceTypes'),
+            render: (_, r) => (
+              <span data-testid="rule-device-types-cell">
+                {r.deviceTypes
+                  ? r.deviceTypes.map((code) => <Tag key={code}>{typeNames.get(code) ?? code}</Tag>)
+                  : t('allTypes')}
+              </span>
+            ),
           },
           {
             title: t('quietHours'),

@@ -1,10 +1,12 @@
-// The rule editor: events (named events and alarm codes), devices (none: the whole subtree), channels, quiet
-// hours, minimum interval per device and the offline / expiry parameters.
+// The rule editor: events (named events and alarm codes), devices (none: the whole subtree), device types (from the
+// device-type catalogue, as on the device type screen; none: every type), channels, quiet hours, minimum interval
+// per device and the offline / expiry parameters.
 import { ALARM_TYPES, alarmLabel, NOTIFY_EVENTS } from '@carhere/domain';
 import { Button, Checkbox, Form, Input, InputNumber, Modal, Select, Space } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DeviceSelect } from '../command/DeviceSelect.tsx';
+import { useDeviceTypes } from '../deviceTypes/api.ts';
 import type { Channel, Rule, RuleInput } from './api.ts';
 
 interface Props {
@@ -23,6 +25,8 @@ export function RuleEditor({ rule, saving, onSave, onCancel }: Props) {
   const [name, setName] = useState(rule?.name ?? '');
   const [events, setEvents] = useState<string[]>(rule?.events ?? ['alarm:1']);
   const [devices, setDevices] = useState<string[]>(rule?.terminalIDs ?? []);
+  const [deviceTypes, setDeviceTypes] = useState<string[]>(rule?.deviceTypes ?? []);
+  const typeCatalogue = useDeviceTypes();
   const [inApp, setInApp] = useState(Boolean(channelOf('inApp')));
   const [push, setPush] = useState(Boolean(channelOf('push')));
   const [emails, setEmails] = useState<string[]>(channelOf('email')?.to ?? []);
@@ -41,6 +45,7 @@ export function RuleEditor({ rule, saving, onSave, onCancel }: Props) {
     ...NOTIFY_EVENTS.map((e) => ({ value: e, label: t(`events.${e}`) })),
     ...ALARM_TYPES.map((a) => ({ value: `alarm:${a.code}`, label: `${a.code} ${alarmLabel(a.code, i18n.language)}` })),
   ];
+  const typeOptions = typeCatalogue.map((d) => ({ value: String(d.deviceType), label: `${d.deviceType} ${d.name}` }));
   const channels: Channel[] = [
     ...(inApp ? [{ type: 'inApp' as const }] : []),
     ...(emails.length > 0 ? [{ type: 'email' as const, to: emails }] : []),
@@ -62,6 +67,7 @@ export function RuleEditor({ rule, saving, onSave, onCancel }: Props) {
           events,
           channels,
           terminalIDs: devices,
+          deviceTypes,
           quietHours: quietFrom && quietTo ? { from: quietFrom, to: quietTo } : null,
           minIntervalSeconds: interval,
           params: { offlineMinutes, expiryDays },
@@ -86,6 +92,17 @@ export function RuleEditor({ rule, saving, onSave, onCancel }: Props) {
         </Form.Item>
         <Form.Item label={t('devices')} extra={t('devicesHint')}>
           <DeviceSelect multiple value={devices} onChange={setDevices} />
+        </Form.Item>
+        <Form.Item label={t('deviceTypes')} extra={t('deviceTypesHint')}>
+          <Select
+            mode="multiple"
+            value={deviceTypes}
+            onChange={setDeviceTypes}
+            options={typeOptions}
+            optionFilterProp="label"
+            allowClear
+            data-testid="rule-device-types"
+          />
         </Form.Item>
         <Form.Item label={t('channels.title')} required>
           <Space direction="vertical" style={{ width: '100%' }}>
