@@ -270,13 +270,14 @@ describe('notification rules in Chromium', () => {
         registrationId: registration.registrationId,
         data: JSON.stringify(received.message),
       });
+      // By the message's tag (its delivery id): a notification of an earlier attempt may still be shown.
       const shown = await page.waitForFunction(
-        async () => {
+        async (tag) => {
           const r = await navigator.serviceWorker.ready;
-          const list = await r.getNotifications();
+          const list = await r.getNotifications({ tag });
           return list.length > 0 ? list.map((n) => ({ title: n.title, body: n.body, tag: n.tag })) : null;
         },
-        undefined,
+        String(received.message.id),
         { timeout: WAIT },
       );
       expect(await shown.jsonValue()).toEqual([
