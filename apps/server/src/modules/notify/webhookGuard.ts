@@ -70,8 +70,9 @@ export function webhookUrlShapeProblem(text: string, allowPrivate: boolean): str
 }
 
 /**
- * Why a webhook URL is refused when a rule is saved, or null: its shape (above), or a host name that does not
- * resolve or resolves (any of its addresses) to a non-public address.
+ * Why a webhook URL (when a rule is saved) or a push subscription endpoint (when a browser subscribes) is refused,
+ * or null: its shape (above), or a host name that does not resolve or resolves (any of its addresses) to a
+ * non-public address.
  */
 export async function webhookUrlProblem(text: string, allowPrivate: boolean): Promise<string | null> {
   const shape = webhookUrlShapeProblem(text, allowPrivate);
