@@ -84,19 +84,34 @@ function screensOf(role: number): string[] {
   ).map((r) => r.path);
 }
 
-/** No visible spinner or skeleton (a lazy screen's chunk, a list's first page) and the fonts loaded; at most 6 s. */
+/**
+ * No visible spinner or skeleton (the app's boot indicator while it asks for its session and brand, a lazy
+ * screen's chunk, a list's first page) and the fonts loaded; at most 6 s. The boot indicator matters after a
+ * reload: until the app has booted the page shows nothing else, so without it a visit right after a reload
+ * "settled" at once and the next step raced the boot (seen: answers held back for the skeleton check while the
+ * app was still waiting for its brand, so nothing rendered for 20 s).
+ */
 async function quiet(page: Page): Promise<void> {
   await page
     .waitForFunction(
       () =>
         document.fonts.status === 'loaded' &&
-        ![...document.querySelectorAll('.ant-spin-spinning, .ant-skeleton-active')].some(
+        ![...document.querySelectorAll('[data-boot], .ant-spin-spinning, .ant-skeleton-active')].some(
           (e) => e.getClientRects().length > 0,
         ),
       undefined,
       { timeout: 6_000, polling: 100 },
     )
     .catch(() => undefined);
+}
+
+/** After a (re)load: the app has booted (its boot indicator gone, the signed-in layout drawn); at most 30 s. */
+async function booted(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () => !document.querySelector('[data-boot]') && document.querySelector('.ant-layout') !== null,
+    undefined,
+    { timeout: 30_000, polling: 100 },
+  );
 }
 
 /**
@@ -268,6 +283,7 @@ describe('every screen, every role, cn and en, desktop and phone', () => {
         for (const lang of langs) {
           await page.evaluate((l) => localStorage.setItem('useLang', l), lang);
           await page.reload();
+          await booted(page);
           for (const size of WIDTHS) {
             await page.setViewportSize({ width: size.width, height: size.height });
             for (const path of screens) {
@@ -339,6 +355,7 @@ describe('every screen, every role, cn and en, desktop and phone', () => {
       for (const lang of MORE_LANGS) {
         await page.evaluate((l) => localStorage.setItem('useLang', l), lang);
         await page.reload();
+        await booted(page);
         for (const path of MAIN_SCREENS) {
           errors.length = 0;
           await go(page, path);
@@ -358,6 +375,7 @@ describe('every screen, every role, cn and en, desktop and phone', () => {
       // Loading: every answer of the screen held back, its list shows skeleton rows (not an empty text).
       await page.evaluate(() => localStorage.setItem('useLang', 'en'));
       await page.reload();
+      await booted(page);
       for (const path of ['/index/system/apiKey', '/index/alarms', '/index/agent/agentList']) {
         await go(page, '/index/dashboard');
         await settle(page);

@@ -49,7 +49,8 @@ function Root() {
     // The brand of this host name or /b/<key> path comes before the first paint, so its login page shows at once.
     void Promise.all([restoreSession(), loadBrand()]).finally(() => setReady(true));
   }, []);
-  if (!ready) return null;
+  // Until then the same indicator as index.html's first paint: never a blank page while the server answers.
+  if (!ready) return <div className="carhere-boot" data-boot aria-busy="true" />;
   return (
     <ConfigProvider
       locale={locale}
