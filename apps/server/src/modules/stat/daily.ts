@@ -274,9 +274,18 @@ function sqlLiteral(text: string): string {
   return text.includes('\\') ? ` E'${quoted.replace(/\\/g, '\\\\')}'` : `'${quoted}'`;
 }
 
-/** An array literal of SQL text (its elements quoted for the array syntax, then the whole as a literal). */
-function arrayLiteral(items: readonly string[], type: string): string {
-  const body = items.map((s) => `"${s.replace(/[\\"]/g, '\\$&')}"`).join(',');
+/**
+ * An array literal of SQL text: its elements quoted for the array syntax (in one pass over them all, joined by
+ * NUL, which no text holds), then the whole as a literal. `plain` elements (digits and dashes) go unquoted.
+ */
+function arrayLiteral(items: readonly string[], type: string, plain = false): string {
+  const body =
+    plain || items.length === 0
+      ? items.join(',')
+      : `"${items
+          .join('\u0000')
+          .replace(/[\\"]/g, '\\$&')
+          .replace(/\u0000/g, '","')}"`;
   return `${sqlLiteral(`{${body}}`)}::${type}[]`;
 }
 
@@ -291,9 +300,9 @@ function dailyCopySql(values: unknown[][]): string {
   for (const id of ids) if (!/^\d+$/.test(id)) throw new Error(`bad device id ${id}`);
   for (const d of [...firsts, ...lasts]) if (!/^\d{4}-\d{2}-\d{2}$/.test(d)) throw new Error(`bad day ${d}`);
   const args = [
-    arrayLiteral(ids, 'bigint'),
-    arrayLiteral(firsts, 'date'),
-    arrayLiteral(lasts, 'date'),
+    arrayLiteral(ids, 'bigint', true),
+    arrayLiteral(firsts, 'date', true),
+    arrayLiteral(lasts, 'date', true),
     arrayLiteral(zones, 'text'),
     arrayLiteral(heads, 'text'),
   ].join(', ');
