@@ -282,10 +282,7 @@ function arrayLiteral(items: readonly string[], type: string, plain = false): st
   const body =
     plain || items.length === 0
       ? items.join(',')
-      : `"${items
-          .join('\u0000')
-          .replace(/[\\"]/g, '\\$&')
-          .replace(/\u0000/g, '","')}"`;
+      : `"${items.join('\u0000').replace(/[\\"]/g, '\\$&').replaceAll('\u0000', '","')}"`;
   return `${sqlLiteral(`{${body}}`)}::${type}[]`;
 }
 
