@@ -1,6 +1,7 @@
 // Profiles POST /api/stat/find for 1,000 devices × 31 days by hand (not a benchmark of its own; stats.bench.ts
 // measures it): daily rows written straight into stat_daily, then 20 calls. Run with a CPU profile:
 //   node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx bench/lib-stat-find.ts
+import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { loadConfig } from '../apps/server/src/config.ts';
@@ -21,6 +22,18 @@ function post(url: string, cookie: string, body: string): Promise<number> {
     req.on('error', reject);
     req.end(body);
   });
+}
+
+/** CPU time (ms) the PostgreSQL backends of the database have used so far (/proc, in 10 ms ticks). */
+async function databaseCpuMs(pool: import('pg').Pool): Promise<number> {
+  const pids = await pool.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database()');
+  let ticks = 0;
+  for (const { pid } of pids.rows) {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  return ticks * 10;
 }
 
 const store = await scratchPostgres('carhere_stat_find');
@@ -48,7 +61,7 @@ try {
        '","statsticState":"final","mileage":1234,"runSeconds":3600,"stopCount":2,"stopSeconds":0,"engineSeconds":0,"idleSeconds":0,"maxSpeed":50,"overspeedCount":0,"alarmCount":0}'
      FROM devices d, generate_series(0, 30) g`,
   );
-  await pool.query('ANALYZE stat_daily');
+  await pool.query('VACUUM (ANALYZE) stat_daily');
   const login = await fetch(`${running.url}/api/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -65,10 +78,12 @@ try {
   for (let r = 0; r < 20; r++) {
     const s = performance.now();
     const c = process.cpuUsage();
+    const db = await databaseCpuMs(pool);
     const bytes = await post(`${running.url}/api/stat/find`, cookie, body);
     const u = process.cpuUsage(c);
+    const dbUsed = (await databaseCpuMs(pool)) - db;
     console.log(
-      `${bytes} bytes in ${Math.round(performance.now() - s)} ms, CPU ${Math.round((u.user + u.system) / 1000)} ms`,
+      `${bytes} bytes in ${Math.round(performance.now() - s)} ms, CPU ${Math.round((u.user + u.system) / 1000)} ms, database CPU ${dbUsed} ms`,
     );
   }
 } finally {

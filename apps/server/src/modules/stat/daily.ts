@@ -1,7 +1,8 @@
 // Reading the daily statistics rows (stat_daily) of selected devices over the days a range overlaps, in each
 // device's own statistics zone. Statistics queries read these rows, never the positions.
-import { daysOverlapping, formatOffset, parseFixedOffset, type TimeZone } from '@carhere/domain';
+import { dayKey, formatOffset, parseFixedOffset, type TimeZone } from '@carhere/domain';
 import type pg from 'pg';
+
 import type { StatDevice } from './select.ts';
 
 export type DailyRow = {
@@ -99,18 +100,51 @@ export const DAILY_JSON_DAYS_SQL = `SELECT string_agg(x.j, ','), count(*)::int F
     SELECT s.day, ${ROW_JSON} AS j ${DAILY_JSON_FROM} ORDER BY s.day, r.ord OFFSET $6 LIMIT $7
   ) x GROUP BY x.day ORDER BY x.day`;
 /**
- * The first page when it holds the whole range (the usual case: 31,000 rows of 1,000 devices × 31 days in a
- * page of 100,000): a text per day, grouped by day and each day's rows joined in terminalID order. Cheaper
- * for the database than DAILY_JSON_DAYS_SQL, which sorts every row with its text before grouping (measured:
- * about two thirds of its time). When the range has more rows than the page, DAILY_JSON_DAYS_SQL pages it.
+ * The whole range's rows, a text per day, for the first page when it holds them all (the usual case: 31,000
+ * rows of 1,000 devices × 31 days in a page of 100,000). Each answer row: [day, its number of rows, its rows],
+ * the days in no particular order (dayTexts orders them).
+ * No row is sorted: the devices' rows are read device by device in terminalID order (r.ord), each device's
+ * days by an index-only scan of stat_daily_find_idx (device, day, stored text; the LATERAL with OFFSET 0 keeps
+ * this a nested loop with the devices outside), and the rows are hashed into their day, where string_agg
+ * joins them in the order they came: terminalID order. The grouping must be hashed: rows sorted by day
+ * (quicksort, not stable) would lose that order, so the query has no ORDER BY (the 31 days are put in order
+ * by the reader) and DAILY_ALL_DAYS_SETTINGS turn sorting off for its transaction. Reading every row's text
+ * and sorting the rows by day and terminalID cost the database about twice as much. A row without stored text
+ * (NULL row_json) is formatted from its full row, looked up only then.
+ * `args` are the unnest arguments: device ids, first days, last days, zones and heads.
  */
-export const DAILY_JSON_ALL_DAYS_SQL = `SELECT string_agg(${ROW_JSON}, ',' ORDER BY r.ord), count(*)::int
-  ${DAILY_JSON_FROM} GROUP BY s.day ORDER BY s.day`;
+function allDaysSql(args: string): string {
+  const rowJson = `'{' || r.head || COALESCE(s.row_json,
+      (SELECT ${rowTailSql((c) => `t.${c}`, 'r.zone')} FROM stat_daily t WHERE t.device_id = s.device_id AND t.day = s.day))`;
+  return `SELECT s.day::text, count(*)::int, string_agg(${rowJson}, ',')
+  FROM unnest(${args}) WITH ORDINALITY AS r(id, first_day, last_day, zone, head, ord)
+  CROSS JOIN LATERAL (SELECT s.device_id, s.day, s.row_json FROM stat_daily s
+    WHERE s.device_id = r.id AND s.day >= r.first_day AND s.day <= r.last_day OFFSET 0) s
+  GROUP BY s.day`;
+}
+export const DAILY_JSON_ALL_DAYS_SQL = allDaysSql('$1::bigint[], $2::date[], $3::date[], $4::text[], $5::text[]');
 /**
  * Sort memory for the day texts' reads (set for its transaction only): 100,000 rows of about 300 bytes are
- * sorted in memory instead of spilling to disk at PostgreSQL's default of 4 MB.
+ * sorted (paged reads) or hashed in memory instead of spilling to disk at PostgreSQL's default of 4 MB.
  */
 export const DAILY_SORT_MEMORY = '64MB';
+/**
+ * Settings of DAILY_JSON_ALL_DAYS_SQL's transaction: memory, no sorting (see there: grouping by a sort is
+ * then never chosen), no JIT compiling (a mis-estimated plan once took 170 ms to compile for a 30 ms read).
+ */
+export const DAILY_ALL_DAYS_SETTINGS = [
+  `SET LOCAL work_mem = '${DAILY_SORT_MEMORY}'`,
+  'SET LOCAL enable_sort = off',
+  'SET LOCAL enable_incremental_sort = off',
+  'SET LOCAL jit = off',
+];
+/** DAILY_JSON_ALL_DAYS_SQL's rows ([day, count, text]) put in day order (in place); their texts and total. */
+function inDayOrder<T>(rows: [string, number, T][]): { total: number; texts: T[] } {
+  rows.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  let total = 0;
+  for (const r of rows) total += r[1];
+  return { total, texts: rows.map((r) => r[2]) };
+}
 /** A small page ordered by the database ($6 offset, $7 limit) and the total. */
 const DAILY_JSON_PAGE_SQL = `SELECT ${ROW_JSON} ${DAILY_JSON_FROM} ORDER BY s.day, r.ord OFFSET $6 LIMIT $7`;
 const DAILY_COUNT_SQL = `SELECT count(*)::int ${DAILY_JSON_FROM}`;
@@ -133,19 +167,22 @@ type RawDaily = [
   Record<string, number> | null,
 ];
 
-/** Devices grouped by zone with the first and last day of the range in that zone. */
+/**
+ * Devices grouped by zone with the first and last day of the range in that zone: the days of its start and of
+ * its end (the first and last of daysOverlapping, without listing the days between).
+ */
 export function zoneGroups(devices: readonly StatDevice[], startTime: number, endTime: number) {
+  if (!(endTime >= startTime)) return [];
   const groups = new Map<string, { first: string; last: string; devices: StatDevice[] }>();
   for (const d of devices) {
     let g = groups.get(d.zone);
     if (!g) {
-      const days = daysOverlapping(startTime, endTime, d.zone);
-      g = { first: days[0], last: days[days.length - 1], devices: [] };
+      g = { first: dayKey(startTime, d.zone), last: dayKey(endTime, d.zone), devices: [] };
       groups.set(d.zone, g);
     }
     g.devices.push(d);
   }
-  return [...groups.values()].filter((g) => g.first !== undefined);
+  return [...groups.values()];
 }
 
 /** Per device (in the given terminalID order) its first and last day and zone. */
@@ -219,10 +256,130 @@ export function dailyJsonParams(devices: readonly StatDevice[], startTime: numbe
   return { count: list.length, values: [...values, heads] };
 }
 
-/** A page of /stat/find: its total and its rows as JSON texts, each one or more rows joined by commas. */
+/**
+ * A page of /stat/find: its total and its rows as JSON texts, each one or more rows joined by commas; as
+ * UTF-8 bytes when they came from PostgreSQL's COPY (never decoded into strings in Node).
+ */
 export interface DailyJsonPage {
   total: number;
-  parts: string[];
+  parts: string[] | Buffer[];
+}
+
+/**
+ * A string as an SQL literal, as node-postgres's escapeLiteral writes it (quotes doubled; with backslashes,
+ * an E'' literal with them doubled) but by two replacements instead of a loop over 80 kB of names.
+ */
+function sqlLiteral(text: string): string {
+  const quoted = text.replace(/'/g, "''");
+  return text.includes('\\') ? ` E'${quoted.replace(/\\/g, '\\\\')}'` : `'${quoted}'`;
+}
+
+/**
+ * An array literal of SQL text: its elements quoted for the array syntax (in one pass over them all, joined by
+ * NUL, which no text holds), then the whole as a literal. `plain` elements (digits and dashes) go unquoted.
+ */
+function arrayLiteral(items: readonly string[], type: string, plain = false): string {
+  const body =
+    plain || items.length === 0
+      ? items.join(',')
+      : `"${items.join('\u0000').replace(/[\\"]/g, '\\$&').replaceAll('\u0000', '","')}"`;
+  return `${sqlLiteral(`{${body}}`)}::${type}[]`;
+}
+
+/**
+ * DAILY_JSON_ALL_DAYS_SQL for COPY … TO STDOUT (which takes no parameters: the values are written into the
+ * text as quoted literals): per day the day, its number of rows and its rows' text. CSV with the delimiter \x01 and the
+ * quote \x02, two bytes JSON text never holds unescaped (nor line ends), so every value comes out as it is:
+ * no quoting, no backslash doubling as in COPY's text format.
+ */
+function dailyCopySql(values: unknown[][]): string {
+  const [ids, firsts, lasts, zones, heads] = values as string[][];
+  for (const id of ids) if (!/^\d+$/.test(id)) throw new Error(`bad device id ${id}`);
+  for (const d of [...firsts, ...lasts]) if (!/^\d{4}-\d{2}-\d{2}$/.test(d)) throw new Error(`bad day ${d}`);
+  const args = [
+    arrayLiteral(ids, 'bigint', true),
+    arrayLiteral(firsts, 'date', true),
+    arrayLiteral(lasts, 'date', true),
+    arrayLiteral(zones, 'text'),
+    arrayLiteral(heads, 'text'),
+  ].join(', ');
+  return `BEGIN; ${DAILY_ALL_DAYS_SETTINGS.join('; ')};
+    COPY (${allDaysSql(args)}) TO STDOUT WITH (FORMAT csv, DELIMITER E'\\x01', QUOTE E'\\x02');
+    COMMIT`;
+}
+
+/**
+ * A COPY … TO STDOUT sent as one simple query (with the statements around it), its rows kept as bytes: per
+ * row its day and count (the fields before the two \x01) and the rest without the line end. node-postgres
+ * hands each row over as a view of its read buffer, which it may reuse: the text is copied out.
+ */
+class CopyRows implements pg.Submittable {
+  /** [day, count, text] per row */
+  readonly rows: [string, number, Buffer][] = [];
+  private error: Error | null = null;
+  private finished = false;
+  constructor(
+    private readonly text: string,
+    private readonly done: (err: Error | null) => void,
+  ) {}
+  submit(connection: { query(text: string): void }): void {
+    connection.query(this.text);
+  }
+  handleCopyData(msg: { chunk: Buffer }): void {
+    const c = msg.chunk;
+    const first = c.indexOf(1);
+    const second = c.indexOf(1, first + 1);
+    const end = c.length > 0 && c[c.length - 1] === 0x0a ? c.length - 1 : c.length;
+    this.rows.push([
+      c.toString('latin1', 0, first),
+      Number(c.toString('latin1', first + 1, second)),
+      Buffer.from(c.subarray(second + 1, end)),
+    ]);
+  }
+  handleCopyInResponse(connection: { sendCopyFail(msg: string): void }): void {
+    connection.sendCopyFail('unexpected COPY FROM');
+  }
+  handleRowDescription(): void {}
+  handleDataRow(): void {}
+  handleCommandComplete(): void {}
+  handleEmptyQuery(): void {}
+  handlePortalSuspended(): void {}
+  /** A statement's error (ReadyForQuery follows) or the connection's (none follows): finished either way. */
+  handleError(err: Error): void {
+    this.error = err;
+    this.finish();
+  }
+  handleReadyForQuery(): void {
+    this.finish();
+  }
+  private finish(): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.done(this.error);
+  }
+}
+
+/**
+ * The whole range's rows by COPY, when it fits in one page from its start: the day texts as bytes, or null
+ * when the range holds more rows than the page. A client that failed is dropped (it may be left in an
+ * aborted transaction).
+ */
+async function dailyCopyAll(pool: pg.Pool, values: unknown[][], limit: number): Promise<DailyJsonPage | null> {
+  const client = await pool.connect();
+  let rows: CopyRows | undefined;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      rows = new CopyRows(dailyCopySql(values), (err) => (err ? reject(err) : resolve()));
+      client.query(rows);
+    });
+  } catch (err) {
+    client.release(err as Error);
+    throw err;
+  }
+  client.release();
+  const got = rows as CopyRows;
+  const { total, texts } = inDayOrder(got.rows);
+  return total <= limit ? { total, parts: texts } : null;
 }
 
 /**
@@ -237,9 +394,16 @@ export async function dailyPageJson(
   endTime: number,
   offset: number,
   limit: number,
+  /** A PostgreSQL server (not PGlite): a whole range that fits in the page is read by COPY. */
+  copy = false,
 ): Promise<DailyJsonPage> {
   const { count, values } = dailyJsonParams(devices, startTime, endTime);
   if (count === 0) return { total: 0, parts: [] };
+  if (copy && offset === 0 && limit > SMALL_PAGE) {
+    // PostgreSQL: the page's bytes by COPY, passed on without decoding or encoding text in Node.
+    const all = await dailyCopyAll(pool, values, limit);
+    if (all) return all;
+  }
   const counted = () => pool.query<[number]>({ text: DAILY_COUNT_SQL, values, rowMode: 'array' });
   if (limit <= SMALL_PAGE) {
     const [page, total] = await Promise.all([
@@ -256,14 +420,26 @@ export async function dailyPageJson(
   try {
     await client.query('BEGIN');
     await client.query(`SET LOCAL work_mem = '${DAILY_SORT_MEMORY}'`);
-    const read = (paged: boolean) =>
-      client.query<[string, number]>({
-        text: paged ? DAILY_JSON_DAYS_SQL : DAILY_JSON_ALL_DAYS_SQL,
-        values: paged ? [...values, offset, limit] : values,
+    days = [];
+    if (offset === 0) {
+      for (const setting of DAILY_ALL_DAYS_SETTINGS) await client.query(setting);
+      const all = await client.query<[string, number, string]>({
+        text: DAILY_JSON_ALL_DAYS_SQL,
+        values,
         rowMode: 'array',
       });
-    days = offset === 0 ? (await read(false)).rows : [];
-    if (offset > 0 || days.reduce((n, d) => n + d[1], 0) > limit) days = (await read(true)).rows;
+      inDayOrder(all.rows);
+      days = all.rows.map(([, n, text]) => [text, n]);
+      await client.query('SET LOCAL enable_sort = on');
+    }
+    if (offset > 0 || days.reduce((n, d) => n + d[1], 0) > limit) {
+      const paged = await client.query<[string, number]>({
+        text: DAILY_JSON_DAYS_SQL,
+        values: [...values, offset, limit],
+        rowMode: 'array',
+      });
+      days = paged.rows;
+    }
     await client.query('COMMIT');
   } catch (err) {
     await client.query('ROLLBACK').catch(() => {});
@@ -279,13 +455,31 @@ export async function dailyPageJson(
 }
 
 /** A page as the JSON text `{"total":…,"list":[…]}`, in pieces (written one after another, never joined). */
-export function* pageJsonPieces(page: DailyJsonPage): Generator<string> {
+export function* pageJsonPieces(page: DailyJsonPage): Generator<string | Buffer> {
   yield `{"total":${page.total},"list":[`;
   for (let i = 0; i < page.parts.length; i++) {
     if (i > 0) yield ',';
     yield page.parts[i];
   }
   yield ']}';
+}
+
+/**
+ * The answer's bytes when the page came as bytes (COPY): `before`, the page, `after`, as pieces (not joined:
+ * joining would copy the 9 MB of 31,000 rows once more) and their length; null for a page of texts.
+ */
+export function pageJsonBytes(
+  page: DailyJsonPage,
+  before: string,
+  after: string,
+): { pieces: Buffer[]; length: number } | null {
+  if (page.parts.length === 0 || typeof page.parts[0] === 'string') return null;
+  const pieces: Buffer[] = [Buffer.from(before)];
+  for (const p of pageJsonPieces(page)) pieces.push(typeof p === 'string' ? Buffer.from(p) : p);
+  pieces.push(Buffer.from(after));
+  let length = 0;
+  for (const p of pieces) length += p.length;
+  return { pieces, length };
 }
 export interface Totals {
   mileage: number;

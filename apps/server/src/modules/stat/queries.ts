@@ -52,7 +52,15 @@ export async function statFindJson(
 ): Promise<DailyJsonPage> {
   checkRange(q.startTime, q.endTime, STAT_MAX_DAYS);
   const devices = await selectDevices(ctx, caller, q);
-  return dailyPageJson(ctx.dbHandle.pool, devices, q.startTime, q.endTime, offset, limit);
+  return dailyPageJson(
+    ctx.dbHandle.pool,
+    devices,
+    q.startTime,
+    q.endTime,
+    offset,
+    limit,
+    ctx.dbHandle.kind === 'postgres',
+  );
 }
 
 export interface DeviceTotals extends Totals {

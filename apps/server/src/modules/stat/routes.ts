@@ -18,7 +18,7 @@ import {
   staysBody,
   tripsBody,
 } from './bodies.ts';
-import { pageJsonPieces } from './daily.ts';
+import { pageJsonBytes, pageJsonPieces } from './daily.ts';
 import { exportRoutes } from './export-routes.ts';
 import { placesIn, withStayAddresses, withTripAddresses } from './places.ts';
 import {
@@ -179,8 +179,16 @@ export async function statRoutes(app: App, ctx: AppContext): Promise<void> {
       // or one joined string.
       const page = await statFindJson(ctx, req.user!, b, (b.pageNum - 1) * b.pageSize, b.pageSize);
       const envelope = JSON.stringify(ok(null));
+      const before = envelope.slice(0, -'null}'.length);
+      const bytes = pageJsonBytes(page, before, '}');
+      if (bytes) {
+        return reply
+          .type('application/json; charset=utf-8')
+          .header('content-length', bytes.length)
+          .send(Readable.from(bytes.pieces, { objectMode: false }) as never);
+      }
       function* body() {
-        yield envelope.slice(0, -'null}'.length);
+        yield before;
         yield* pageJsonPieces(page);
         yield '}';
       }

@@ -6,7 +6,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDevice, demoClient, newTerminalId, userClient, waitFor } from '../../gateway/test-support.ts';
 import { type ApiClient, createTestServer, type TestServer } from '../../testing/harness.ts';
-import { sqlZone } from './daily.ts';
+import { rowTailSql, sqlZone } from './daily.ts';
 import { markForRebuild, runRollup } from './rollup.ts';
 import { dailySchema } from './routes.ts';
 
@@ -251,6 +251,67 @@ describe('/api/stat', () => {
       expect(cut.data).toEqual({ total: 1350, list: all.list.slice(0, 1200) });
     } finally {
       await pool.query('DELETE FROM devices WHERE user_id = $1', [pagerId]);
+    }
+  });
+
+  it('stat/find: a whole-range page (by COPY on PostgreSQL) equals the row-by-row pages: names with quotes, backslashes, control characters and other scripts; terminalID order unlike id order; stored and formatted row texts', async () => {
+    const owner = await userClient(server, 'stat-names', 2);
+    const ownerId = String(
+      (
+        await server.ctx.db
+          .selectFrom('users')
+          .select('id')
+          .where('username', '=', 'stat-names')
+          .executeTakeFirstOrThrow()
+      ).id,
+    );
+    const names = [
+      'said "hi" \\ back\\slash, comma',
+      "it's \u0001 \t tab",
+      '京A·12345 车',
+      'emoji 🚗 \u2028 sep',
+      '\\x01 \\. end',
+      '',
+    ];
+    const pool = server.ctx.dbHandle.pool;
+    // 12 devices whose terminalIDs fall as their ids rise; 5 days each; every other device's rows keep their text
+    await pool.query(
+      `INSERT INTO devices (terminal_id, user_id, protocol, nickname)
+       SELECT '86214000' || lpad((13 - g)::text, 7, '0'), $1, 2, ($2::text[])[1 + g % 6] FROM generate_series(1, 12) g`,
+      [ownerId, names],
+    );
+    try {
+      await pool.query(
+        `INSERT INTO stat_daily (device_id, day, mileage, run_seconds, stop_count, max_speed, alarm_count, computed_at)
+         SELECT d.id, DATE '2026-08-01' + g, 500 + d.id + g, 30 * g, g % 2, 33.5 + g, g % 3, now()
+         FROM devices d, generate_series(0, 4) g WHERE d.user_id = $1`,
+        [ownerId],
+      );
+      await pool.query(
+        `UPDATE stat_daily SET row_json = ${rowTailSql((c) => c, `'${sqlZone('Asia/Shanghai')}'`)}
+         WHERE device_id IN (SELECT id FROM devices WHERE user_id = $1) AND device_id % 2 = 0`,
+        [ownerId],
+      );
+      const aug = { startTime: Date.UTC(2026, 6, 31, 16), endTime: Date.UTC(2026, 7, 5, 16) - 1 };
+      type Page = {
+        total: number;
+        list: { statsticDate: string; terminalID: string; displayName: string; id: string }[];
+      };
+      const all = (await owner.post<Page>('/stat/find', aug)).data;
+      expect(all.total).toBe(60);
+      const keys = all.list.map((r) => `${r.statsticDate} ${r.terminalID}`);
+      expect(keys).toEqual([...keys].sort());
+      expect(new Set(keys).size).toBe(60);
+      expect(new Set(all.list.map((r) => r.displayName))).toEqual(
+        new Set([...names.filter((n) => n !== ''), '862140000000008', '862140000000002']),
+      );
+      const rowByRow = [
+        ...(await owner.post<Page>('/stat/find', { ...aug, pageSize: 35, pageNum: 1 })).data.list,
+        ...(await owner.post<Page>('/stat/find', { ...aug, pageSize: 35, pageNum: 2 })).data.list,
+      ];
+      expect(all.list).toEqual(rowByRow);
+    } finally {
+      await pool.query('DELETE FROM devices WHERE user_id = $1', [ownerId]);
     }
   });
 
