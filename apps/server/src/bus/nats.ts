@@ -6,12 +6,16 @@
 // Publishing is bounded. nats.js has no back-pressure: `publish` appends to the connection's buffer and writes to
 // the socket whatever the server takes, so when the server (or the machine) falls behind, the bytes wait in this
 // process without limit; and while the connection is down they wait in a buffer that nats.js throws away on
-// reconnect. So: while the connection is down nothing is buffered, and at most `maxPendingBytes` may be published
-// and not yet confirmed by the server (a PING/PONG round trip confirms everything written before it). What goes
-// over is dropped and counted (carhere_bus_publish_dropped_total); once the server has caught up, a gap notice
-// goes out and every process's resume listeners run as after an outage (the live hub reads what it missed from
-// the database), as they do after an outage.
+// reconnect. So: while the connection is down nothing is buffered; while it is up, once `maxPendingBytes` are
+// published and not yet confirmed by the server (a PING/PONG round trip confirms everything written before it),
+// positions are dropped and counted (carhere_bus_publish_dropped_total) — a NATS server slows a publisher down to
+// its slowest subscriber, so an API process that cannot keep up with the live positions would otherwise grow the
+// gateway's memory and the browsers' delay without end. Other events (alarms, state, commands: rare, and their
+// listeners have no other source) still go out. Once the server has caught up, a gap notice goes out (at most
+// one per GAP_EVERY_MS) and every process's resume listeners run as after an outage: the live hub reads the
+// latest state of the devices that changed meanwhile from the database.
 import { connect, Events, JSONCodec, type NatsConnection, type Subscription } from 'nats';
+import { Subjects } from '../gateway/events.ts';
 import { busPublishDropped } from '../ops/metrics.ts';
 import type { BusHandler, EventBus } from './types.ts';
 
@@ -23,12 +27,15 @@ const MAX_PENDING_BYTES = 32 * 2 ** 20;
 const PROBE_BYTES = 256 * 1024;
 /** Subject (under the prefix) of the notice that publishes were dropped since a time: listeners catch up. */
 const GAP_SUBJECT = '_bus.gap';
-/** At most one gap notice this often (each makes every API process read the changed devices back). */
-const GAP_EVERY_MS = 5000;
+/**
+ * At most one gap notice this often: each makes every API process read the devices that changed back from the
+ * database and send them to every browser, work an overloaded API process should not get every few seconds.
+ */
+const GAP_EVERY_MS = 30_000;
 
 export interface NatsBusOptions {
   prefix?: string;
-  /** Bytes published and not yet confirmed by the server beyond which publishes are dropped (default 32 MiB). */
+  /** Bytes published and not yet confirmed by the server beyond which positions are dropped (default 32 MiB). */
   maxPendingBytes?: number;
 }
 
@@ -127,8 +134,9 @@ export class NatsBus implements EventBus {
   }
 
   publish(subject: string, payload: unknown): void {
-    // Down: nats.js would buffer it without limit and discard it on reconnect. Behind: over the bound.
-    if (this.downSince !== null || this.unconfirmed >= this.maxPendingBytes) {
+    // Down: nats.js would buffer it without limit and discard it on reconnect. Behind: positions over the bound
+    // (the device's next fix, or the catch-up, replaces a dropped one).
+    if (this.downSince !== null || (this.unconfirmed >= this.maxPendingBytes && subject === Subjects.position)) {
       this.drop();
       return;
     }
