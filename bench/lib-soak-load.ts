@@ -131,13 +131,18 @@ async function main(): Promise<void> {
     const a = acked();
     const seconds = (now - last.t) / 1000;
     const sorted = latencies.sort((x, y) => x - y);
+    const mem = process.memoryUsage();
     out({
       event: 'sample',
       sentRate: (sent - last.sent) / seconds,
       ackRate: (a - last.acked) / seconds,
       receivedRate: (received - last.received) / seconds,
-      p50: percentile(sorted, 50),
-      p99: percentile(sorted, 99),
+      latencySamples: sorted.length,
+      // null when no fix was matched (JSON has no NaN); the parent tells a late period from an idle one.
+      p50: sorted.length ? percentile(sorted, 50) : null,
+      p99: sorted.length ? percentile(sorted, 99) : null,
+      loadHeapMb: mem.heapUsed / 2 ** 20,
+      loadExternalMb: mem.external / 2 ** 20,
       commandsSent: commands.sent,
       commandsAnswered: commands.answered,
       connected: list.filter((d) => d.connected).length,

@@ -38,12 +38,49 @@ interface Sample {
   /** Seconds since the load began. */
   t: number;
   rss: Record<string, number>;
+  /** V8 heap in use, MB, per process (its /metrics; the load generator reports its own). */
+  heap: Record<string, number>;
+  /** Memory outside the V8 heap (Buffers, ArrayBuffers), MB, per process. */
+  external: Record<string, number>;
+  /** Bus publishes the gateway dropped so far (NATS behind or away; carhere_bus_publish_dropped_total). */
+  busDropped: number;
   sentRate: number;
   ackRate: number;
   receivedRate: number;
-  p50: number;
-  p99: number;
+  /** Live latency samples of the period (fixes the first browser got and matched to their sending). */
+  latencySamples: number;
+  p50: number | null;
+  p99: number | null;
   connected: number;
+  /** The load generator's own heap and external memory, MB. */
+  loadHeapMb: number;
+  loadExternalMb: number;
+}
+
+/**
+ * A late period: browsers received positions but none of them could be matched to its sending within 60 s
+ * (the generator forgets a sent fix after 60 s), i.e. every position arrived more than 60 s late.
+ */
+const isLate = (s: Sample) => s.receivedRate > 0 && s.latencySamples === 0;
+
+/** The value of one unlabelled series in Prometheus text, or NaN. */
+function metricValue(text: string, name: string): number {
+  const m = new RegExp(`^${name}(?:\\{\\})? ([^\\s]+)`, 'm').exec(text);
+  return m ? Number(m[1]) : Number.NaN;
+}
+
+/** Heap used and external memory of a Carhere process in MB, from its /metrics (prom-client's default metrics). */
+async function memoryOf(baseUrl: string): Promise<{ heap: number; external: number; busDropped: number }> {
+  try {
+    const text = await (await fetch(`${baseUrl}/metrics`, { signal: AbortSignal.timeout(5000) })).text();
+    return {
+      heap: metricValue(text, 'carhere_nodejs_heap_size_used_bytes') / 2 ** 20,
+      external: metricValue(text, 'carhere_nodejs_external_memory_bytes') / 2 ** 20,
+      busDropped: metricValue(text, 'carhere_bus_publish_dropped_total'),
+    };
+  } catch {
+    return { heap: Number.NaN, external: Number.NaN, busDropped: Number.NaN };
+  }
 }
 
 /** Resident set size of a process in MB (Linux /proc). */
@@ -125,17 +162,34 @@ async function main(): Promise<void> {
     const samples: Sample[] = [];
     const end = began + MINUTES * 60_000;
     while (Date.now() < end) {
-      const s = await load.next<Omit<Sample, 't' | 'rss'>>('sample', SAMPLE_SECONDS * 1000 + 60_000);
+      const s = await load.next<Omit<Sample, 't' | 'rss' | 'heap' | 'external' | 'busDropped'>>(
+        'sample',
+        SAMPLE_SECONDS * 1000 + 60_000,
+      );
       const rss: Record<string, number> = {
         api: rssMb(processes.api.child.pid),
         gateway: rssMb(processes.gateway.child.pid),
         load: rssMb(load.process.pid),
       };
-      const sample = { ...s, t: (Date.now() - began) / 1000, rss };
+      const [apiMem, gatewayMem] = await Promise.all([
+        memoryOf(processes.api.baseUrl),
+        memoryOf(processes.gateway.baseUrl),
+      ]);
+      const heap = { api: apiMem.heap, gateway: gatewayMem.heap, load: s.loadHeapMb };
+      const external = { api: apiMem.external, gateway: gatewayMem.external, load: s.loadExternalMb };
+      const busDropped = gatewayMem.busDropped;
+      const sample: Sample = { ...s, t: (Date.now() - began) / 1000, rss, heap, external, busDropped };
       samples.push(sample);
+      const latency = isLate(sample)
+        ? 'live LATE (positions received, none within 60 s)'
+        : `live p99 ${s.p99 === null ? '–' : round(s.p99, 0)} ms`;
+      const mem = (name: string) =>
+        `${name} ${round(rss[name], 0)}/${round(heap[name], 0)}/${round(external[name], 0)}`;
       console.log(
         `  ${round(sample.t / 60, 1)} min: sent ${Math.round(s.sentRate)}/s, acked ${Math.round(s.ackRate)}/s, ` +
-          `live p99 ${round(s.p99, 0)} ms, RSS api ${round(rss.api, 0)} MB, gateway ${round(rss.gateway, 0)} MB`,
+          `received ${Math.round(s.receivedRate)}/s, ${latency} (${s.latencySamples} samples), ` +
+          `MB rss/heap/external: ${mem('api')}, ${mem('gateway')}, ${mem('load')}` +
+          (busDropped > 0 ? `, bus publishes dropped ${busDropped}` : ''),
       );
     }
     load.process.stdin?.write('stop\n');
@@ -165,6 +219,8 @@ async function main(): Promise<void> {
     const total = MINUTES * 60;
     const windowOf = (from: number, to: number) => samples.filter((s) => s.t > from * total && s.t <= to * total);
     const flat: Record<string, { early: number; late: number; change: number; flat: boolean }> = {};
+    /** Heap used and external memory, the same windows (tells a heap leak from buffers and from the allocator). */
+    const memory: Record<string, Record<'heap' | 'external', { early: number; late: number; max: number }>> = {};
     for (const name of Object.keys(samples[0]?.rss ?? {})) {
       const early = mean(windowOf(1 / 6, 2 / 6).map((s) => s.rss[name]));
       const late = mean(windowOf(2 / 3, 1).map((s) => s.rss[name]));
@@ -175,9 +231,18 @@ async function main(): Promise<void> {
         change: round(change * 100, 1),
         flat: change <= 0.1,
       };
+      const of = (kind: 'heap' | 'external') => {
+        const pick = (xs: Sample[]) => xs.map((s) => s[kind][name]).filter(Number.isFinite);
+        return {
+          early: round(mean(pick(windowOf(1 / 6, 2 / 6))), 0),
+          late: round(mean(pick(windowOf(2 / 3, 1))), 0),
+          max: round(Math.max(...pick(samples)), 0),
+        };
+      };
+      memory[name] = { heap: of('heap'), external: of('external') };
     }
     const steady = samples.filter((s) => s.t > total / 6);
-    const p99s = steady.map((s) => s.p99).filter(Number.isFinite);
+    const p99s = steady.map((s) => s.p99).filter((v): v is number => v !== null && Number.isFinite(v));
     const summary = {
       minutes: MINUTES,
       devices: DEVICES,
@@ -186,6 +251,10 @@ async function main(): Promise<void> {
       meanAckRate: round(mean(steady.map((s) => s.ackRate)), 0),
       liveP99WorstMs: round(Math.max(...p99s), 0),
       liveP99MedianOfPeriodsMs: round(p99s.sort((a, b) => a - b)[Math.floor(p99s.length / 2)] ?? Number.NaN, 0),
+      /** Periods (after the first sixth) whose positions all reached the browsers more than 60 s late. */
+      livePeriods: steady.length,
+      liveLatePeriods: steady.filter(isLate).length,
+      liveSamplesMin: Math.min(...steady.map((s) => s.latencySamples)),
       sent: result.sent,
       acked: result.acked,
       stored,
@@ -194,13 +263,18 @@ async function main(): Promise<void> {
       browsersReceived: result.received,
       commands: result.commands,
       rssMb: flat,
+      memoryMb: memory,
+      gatewayBusPublishesDropped: samples.at(-1)?.busDropped ?? Number.NaN,
     };
 
     const html = `<!doctype html><meta charset="utf-8"><title>Carhere soak</title><body style="font-family:sans-serif">
 <h1>Carhere soak: ${MINUTES} min, ${DEVICES} devices, ${RATE} positions/s</h1><pre>${JSON.stringify(summary, null, 2)}</pre>
 ${chart('RSS per process', 'MB', samples, { api: (s) => s.rss.api, gateway: (s) => s.rss.gateway, load: (s) => s.rss.load })}
-${chart('Positions per second', '/s', samples, { sent: (s) => s.sentRate, acknowledged: (s) => s.ackRate })}
-${chart('Live latency (device → browser)', 'ms', samples, { p50: (s) => s.p50, p99: (s) => s.p99 })}
+${chart('Gateway memory', 'MB', samples, { rss: (s) => s.rss.gateway, 'heap used': (s) => s.heap.gateway, external: (s) => s.external.gateway })}
+${chart('API memory', 'MB', samples, { rss: (s) => s.rss.api, 'heap used': (s) => s.heap.api, external: (s) => s.external.api })}
+${chart('Positions per second', '/s', samples, { sent: (s) => s.sentRate, acknowledged: (s) => s.ackRate, 'received (all browsers)': (s) => s.receivedRate })}
+${chart('Live latency (device → browser); late periods drawn at 60 s', 'ms', samples, { p50: (s) => s.p50 ?? Number.NaN, p99: (s) => (isLate(s) ? 60_000 : (s.p99 ?? Number.NaN)) })}
+${chart('Live latency samples per period', '', samples, { samples: (s) => s.latencySamples })}
 </body>`;
     writeFileSync(REPORT, html);
     console.log(JSON.stringify(summary, null, 2));

@@ -99,3 +99,82 @@ describe.skipIf(!natsAvailable)('NatsBus when its server goes away and comes bac
     }
   });
 });
+
+/** What waits in this process for the NATS server: nats.js's own buffer and the socket's (nats.js internals). */
+function queuedBytes(bus: NatsBus): number {
+  const protocol = (bus as unknown as { nc: { protocol: Record<string, unknown> } }).nc.protocol as {
+    outbound: { size(): number };
+    transport: { socket?: { writableLength: number } };
+  };
+  return protocol.outbound.size() + (protocol.transport.socket?.writableLength ?? 0);
+}
+
+describe.skipIf(!natsAvailable)('NatsBus when its server falls behind or is away (publishing is bounded)', () => {
+  const payload = { deviceId: '1', filler: 'x'.repeat(10_000) };
+
+  it('keeps at most the bound waiting while the server reads nothing; once it catches up, others catch up too', async () => {
+    const nats = await startNats();
+    const bus = await NatsBus.connect(nats.url, () => {}, { maxPendingBytes: 2 * 2 ** 20 });
+    const other = await NatsBus.connect(nats.url);
+    try {
+      const resumed: number[] = [];
+      other.onResume((since) => resumed.push(since));
+      const own: number[] = [];
+      bus.onResume((since) => own.push(since));
+      const alarms: unknown[] = [];
+      other.subscribe('device.alarm', (p) => alarms.push(p));
+      await other.flush();
+      await bus.flush();
+      const frozenAt = Date.now();
+      nats.freeze();
+      // 50 MB for a server that reads nothing (the kernel's socket buffers take a few MB of it).
+      for (let i = 0; i < 5000; i++) {
+        bus.publish('device.position', payload);
+        if (i % 500 === 0) await new Promise((r) => setImmediate(r));
+      }
+      await new Promise((r) => setImmediate(r));
+      expect(queuedBytes(bus)).toBeLessThan(4 * 2 ** 20);
+      expect(bus.dropped).toBeGreaterThan(4000);
+      // Other events still go out (rare, and their listeners have no other source).
+      const dropped = bus.dropped;
+      bus.publish('device.alarm', { deviceId: '1', type: 1 });
+      expect(bus.dropped).toBe(dropped);
+      nats.thaw();
+      const deadline = Date.now() + 30_000;
+      while (resumed.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(resumed).toHaveLength(1);
+      expect(resumed[0]).toBeGreaterThanOrEqual(frozenAt);
+      await new Promise((r) => setTimeout(r, 200));
+      expect(own).toEqual(resumed); // its own live hub catches up too, once
+      while (alarms.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(alarms).toEqual([{ deviceId: '1', type: 1 }]);
+      expect(bus.pendingBytes).toBeLessThan(2 * 2 ** 20);
+    } finally {
+      nats.thaw();
+      await bus.close();
+      await other.close();
+      await nats.stop();
+    }
+  });
+
+  it('buffers nothing while the connection is down (nats.js would discard it on reconnect anyway)', async () => {
+    const nats = await startNats();
+    const bus = await NatsBus.connect(nats.url);
+    try {
+      await bus.flush();
+      await nats.stop();
+      const deadline = Date.now() + 10_000;
+      // The client notices the closed socket on its own.
+      while ((bus as unknown as { downSince: number | null }).downSince === null && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      for (let i = 0; i < 2000; i++) bus.publish('device.position', payload);
+      expect(queuedBytes(bus)).toBeLessThan(2 ** 20);
+      expect(bus.dropped).toBe(2000);
+      await nats.start();
+    } finally {
+      await bus.close();
+      await nats.stop();
+    }
+  });
+});

@@ -76,6 +76,12 @@ export const positionsAcknowledged = new Counter({
   registers: [registry],
 });
 
+export const busPublishDropped = new Counter({
+  name: 'carhere_bus_publish_dropped_total',
+  help: 'Bus (NATS) publishes dropped because the connection was down or the server had not taken the earlier ones',
+  registers: [registry],
+});
+
 export const ingestRetries = new Counter({
   name: 'carhere_ingest_retries_total',
   help: 'Ingest batch writes that failed and were tried again',

@@ -49,6 +49,9 @@ export interface TestNats {
   url: string;
   stop(): Promise<void>;
   start(): Promise<void>;
+  /** Freezes the server (SIGSTOP): connections stay open, nothing is read from them. `thaw` continues it. */
+  freeze(): void;
+  thaw(): void;
 }
 
 export async function startNats(): Promise<TestNats> {
@@ -72,7 +75,14 @@ export async function startNats(): Promise<TestNats> {
     url: `nats://127.0.0.1:${port}`,
     start,
     stop: async () => {
+      (child as ChildProcess | null)?.kill('SIGCONT');
       await stop();
+    },
+    freeze: () => {
+      (child as ChildProcess | null)?.kill('SIGSTOP');
+    },
+    thaw: () => {
+      (child as ChildProcess | null)?.kill('SIGCONT');
     },
   };
 }
