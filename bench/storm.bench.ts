@@ -9,7 +9,8 @@
 //
 // Optional, STORM_WORKERS=N (e.g. 5): afterwards, STORM_TOTAL devices (default 50,000, half GT06, half JT/T 808)
 // storm `carhere serve --only gateway` with GATEWAY_WORKERS=N (a NATS server this bench starts), driven by one
-// client process per 5,000 devices; prints that figure (no bare baseline: one bare process cannot hold them).
+// client process per 5,000 devices, all starting at once; prints that figure (no bare baseline: one bare process
+// cannot hold them), with the most files each server process held open.
 //
 //   npm run bench -- storm     (BENCH_DATABASE_URL; STORM_DEVICES=10000 per protocol; STORM_WORKERS, STORM_TOTAL)
 import { readdirSync, readFileSync } from 'node:fs';
@@ -140,16 +141,21 @@ async function acrossWorkers(url: string): Promise<void> {
             authCode: AUTH_CODE,
             sources: SOURCES,
             connecting: 200,
+            together: true,
           }),
         );
       }
     }
+    // Every load process is started (tsx, a few seconds each on a loaded box) before any of them storms.
+    await Promise.all(clients.map((c) => c.next('ready', 300_000)));
     const peaks = watchFiles(server.child.pid as number);
-    const rs = await Promise.all(clients.map((c) => c.next<StormResult>('result', 900_000)));
+    const startedAt = Date.now();
+    for (const c of clients) c.process.stdin?.write('go\n');
+    const rs = await Promise.all(clients.map((c) => c.next<StormResult & { lastAckAt: number }>('result', 900_000)));
     peaks.stop();
     const logins = rs.reduce((n, r) => n + r.logins, 0);
     const failed = rs.reduce((n, r) => n + r.failed, 0);
-    const last = Math.max(...rs.map((r) => r.lastAckMs));
+    const last = Math.max(...rs.map((r) => r.lastAckAt)) - startedAt;
     console.log(
       `${TOTAL} devices across ${WORKERS} gateway workers: ${logins} logins${failed > 0 ? ` (${failed} failed)` : ''}, ` +
         `last ACK after ${round(last / 1000, 2)} s, ${Math.round(logins / (last / 1000))} logins/s; per client round trip ` +
