@@ -158,6 +158,15 @@ export async function loadCompactTrack(
   if (days === 0) return mergeSegments([segmentOfRange(await loadScaledTrack(pool, deviceId, from, to))]);
 
   const keys = Array.from({ length: days }, (_, d) => dayKey(firstDay + d * DAY_MS));
+  const tailFrom = firstDay + days * DAY_MS;
+  const readHead = () =>
+    from < firstDay ? loadScaledTrack(pool, deviceId, from, Math.min(to, firstDay - 1)) : Promise.resolve(null);
+  const readTail = () => (tailFrom <= to ? loadScaledTrack(pool, deviceId, tailFrom, to) : Promise.resolve(null));
+  // On a pool the partial days at either end (today among them) are read from positions while the stored
+  // segments are read, each on its own connection; on one client (the daily job) one after another.
+  const onPool = pool instanceof pg.Pool;
+  const ends = onPool ? Promise.all([readHead(), readTail()]) : null;
+  ends?.catch(() => {}); // awaited below; a failure of the segment read must not leave it unhandled
   const cached = await pool.query<CachedRow>(CACHED_SQL, [deviceId, keys]);
   const byDay = new Map(cached.rows.map((r) => [r.day, r]));
   const segments: (Segment | null)[] = keys.map((k) => {
@@ -165,8 +174,7 @@ export async function loadCompactTrack(
     return row ? segmentOfRow(row) : null;
   });
 
-  // Read the missing days (a run of consecutive days per read) and the partial days at either end; on a pool
-  // the reads run at once on separate connections, on one client (the daily job) one after another.
+  // Read the missing days (a run of consecutive days per read): on a pool at once on separate connections.
   const runs: { d: number; e: number }[] = [];
   for (let d = 0; d < days; ) {
     if (segments[d]) {
@@ -178,14 +186,12 @@ export async function loadCompactTrack(
     runs.push({ d, e });
     d = e;
   }
-  const tailFrom = firstDay + days * DAY_MS;
-  const reads: (() => Promise<LoadedScaledTrack | null>)[] = [
-    () => (from < firstDay ? loadScaledTrack(pool, deviceId, from, Math.min(to, firstDay - 1)) : Promise.resolve(null)),
-    () => (tailFrom <= to ? loadScaledTrack(pool, deviceId, tailFrom, to) : Promise.resolve(null)),
-    ...runs.map((r) => () => loadScaledTrack(pool, deviceId, firstDay + r.d * DAY_MS, firstDay + r.e * DAY_MS - 1)),
-  ];
-  const loaded = pool instanceof pg.Pool ? await Promise.all(reads.map((f) => f())) : await sequentially(reads);
-  const [headCols, tailCols, ...runCols] = loaded;
+  const reads = runs.map(
+    (r) => () => loadScaledTrack(pool, deviceId, firstDay + r.d * DAY_MS, firstDay + r.e * DAY_MS - 1),
+  );
+  const [[headCols, tailCols], runCols] = ends
+    ? await Promise.all([ends, Promise.all(reads.map((f) => f()))])
+    : [[await readHead(), await readTail()], await sequentially(reads)];
 
   const fresh: { day: string; version: number | null; data: Segment }[] = [];
   runs.forEach((r, i) => {
