@@ -54,6 +54,11 @@ interface StormOptions extends Common {
   sources?: string[];
   /** Connection attempts outstanding at once (default 1,000). */
   connecting?: number;
+  /**
+   * Several load processes storming together: print {"event":"ready"} and start on a "go" line on stdin, so that
+   * all start at once; the result then also gives the wall-clock time (epoch ms) of the last ACK.
+   */
+  together?: boolean;
 }
 type Options = IngestOptions | LiveOptions | IdleOptions | StormOptions;
 
@@ -206,7 +211,26 @@ async function idle(o: IdleOptions): Promise<void> {
   setInterval(() => {}, 1 << 30);
 }
 
+/** Resolves on a "go" line on stdin. */
+function go(): Promise<void> {
+  return new Promise((resolve) => {
+    let buffer = '';
+    const onData = (chunk: Buffer) => {
+      buffer += String(chunk);
+      if (!buffer.includes('go\n')) return;
+      process.stdin.off('data', onData);
+      resolve();
+    };
+    process.stdin.on('data', onData);
+  });
+}
+
 async function storm(o: StormOptions): Promise<void> {
+  if (o.together) {
+    const started = go();
+    out({ event: 'ready' });
+    await started;
+  }
   const sockets: Socket[] = [];
   const sources = o.sources ?? ['127.0.0.1'];
   const list = ids(o.first, o.devices);
@@ -267,6 +291,7 @@ async function storm(o: StormOptions): Promise<void> {
   const pick = (p: number) => rtts[Math.min(rtts.length - 1, Math.max(0, Math.ceil((p / 100) * rtts.length) - 1))];
   out({
     event: 'result',
+    lastAckAt: Date.now() - (performance.now() - lastAck),
     logins: rtts.length,
     failed,
     lastAckMs: lastAck - began,

@@ -9,9 +9,11 @@
 //
 // Optional, STORM_WORKERS=N (e.g. 5): afterwards, STORM_TOTAL devices (default 50,000, half GT06, half JT/T 808)
 // storm `carhere serve --only gateway` with GATEWAY_WORKERS=N (a NATS server this bench starts), driven by one
-// client process per 5,000 devices; prints that figure (no bare baseline: one bare process cannot hold them).
+// client process per 5,000 devices, all starting at once; prints that figure (no bare baseline: one bare process
+// cannot hold them), with the most files each server process held open.
 //
 //   npm run bench -- storm     (BENCH_DATABASE_URL; STORM_DEVICES=10000 per protocol; STORM_WORKERS, STORM_TOTAL)
+import { readdirSync, readFileSync } from 'node:fs';
 import { startCarhere, startNats } from '../apps/server/src/ops/test-support.ts';
 import { type JsonChild, spawnJsonChild } from './lib-gateway-child.ts';
 import { openContext, registerDevices, report, round, scratchPostgres, terminalIds } from './lib-gateway-db.ts';
@@ -20,12 +22,16 @@ const N = Number(process.env.STORM_DEVICES ?? 10_000);
 const WORKERS = Number(process.env.STORM_WORKERS ?? 0);
 const TOTAL = Number(process.env.STORM_TOTAL ?? 50_000);
 const PER_CLIENT = 5000;
+/** STORM_CPU_PROF=dir: the gateway process writes a V8 CPU profile there (node --cpu-prof). */
+const CPU_PROF = process.env.STORM_CPU_PROF;
 const FIRST = { gt06: '868140000000000', jt808: '13900000000' } as const;
 const AUTH_CODE = 'storm0auth0code0';
 /** Client addresses: each has its own ephemeral port range toward a server port. */
 const SOURCES = ['127.0.0.2', '127.0.0.3', '127.0.0.4', '127.0.0.5'];
 
 type Protocol = keyof typeof FIRST;
+/** STORM_PROTOCOLS=gt06 (or jt808): storm only that protocol (profiling one login path). */
+const PROTOCOLS = (process.env.STORM_PROTOCOLS ?? 'gt06,jt808').split(',').filter((p): p is Protocol => p in FIRST);
 
 interface StormResult {
   logins: number;
@@ -52,6 +58,12 @@ async function storm(server: JsonChild, protocol: Protocol): Promise<StormResult
     return await client.next<StormResult>('result', 600_000);
   } finally {
     await client.kill();
+    // A profiled process is asked to exit (its stdin closes) so that it writes its profile.
+    if (CPU_PROF && server.process.exitCode === null) {
+      const exited = new Promise((r) => server.process.once('exit', r));
+      server.process.stdin?.end();
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
+    }
     await server.kill();
   }
 }
@@ -78,10 +90,15 @@ try {
      SELECT id, false, now() - interval '1 minute' FROM devices ON CONFLICT (device_id) DO NOTHING`,
   );
   await close();
-  for (const protocol of ['gt06', 'jt808'] as const) {
+  for (const protocol of PROTOCOLS) {
     const bare = await storm(spawnJsonChild('lib-gateway-process.ts', { kind: 'bare', port: 0 }), protocol);
     const gateway = await storm(
-      spawnJsonChild('lib-gateway-process.ts', { kind: 'gateway', url: store.url, port: 0, poolSize: 10 }),
+      spawnJsonChild(
+        'lib-gateway-process.ts',
+        { kind: 'gateway', url: store.url, port: 0, poolSize: 10 },
+        {},
+        CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : [],
+      ),
       protocol,
     );
     results[protocol] = { bare, gateway };
@@ -124,25 +141,80 @@ async function acrossWorkers(url: string): Promise<void> {
             authCode: AUTH_CODE,
             sources: SOURCES,
             connecting: 200,
+            together: true,
           }),
         );
       }
     }
-    const rs = await Promise.all(clients.map((c) => c.next<StormResult>('result', 900_000)));
+    // Every load process is started (tsx, a few seconds each on a loaded box) before any of them storms.
+    await Promise.all(clients.map((c) => c.next('ready', 300_000)));
+    const peaks = watchFiles(server.child.pid as number);
+    const startedAt = Date.now();
+    for (const c of clients) c.process.stdin?.write('go\n');
+    const rs = await Promise.all(clients.map((c) => c.next<StormResult & { lastAckAt: number }>('result', 900_000)));
+    peaks.stop();
     const logins = rs.reduce((n, r) => n + r.logins, 0);
     const failed = rs.reduce((n, r) => n + r.failed, 0);
-    const last = Math.max(...rs.map((r) => r.lastAckMs));
+    const last = Math.max(...rs.map((r) => r.lastAckAt)) - startedAt;
     console.log(
       `${TOTAL} devices across ${WORKERS} gateway workers: ${logins} logins${failed > 0 ? ` (${failed} failed)` : ''}, ` +
         `last ACK after ${round(last / 1000, 2)} s, ${Math.round(logins / (last / 1000))} logins/s; per client round trip ` +
         `p50 ${Math.round(Math.min(...rs.map((r) => r.p50)))}–${Math.round(Math.max(...rs.map((r) => r.p50)))} ms, ` +
         `p99 up to ${Math.round(Math.max(...rs.map((r) => r.p99)))} ms`,
     );
+    console.log(`  open files at most (per server process, limit ${fileLimit()}): ${peaks.describe()}`);
+    const trouble = server
+      .output()
+      .split('\n')
+      .filter((l) => /error|EMFILE|ENFILE|too many/i.test(l));
+    if (trouble.length > 0)
+      console.log(`  server said (${trouble.length} lines):\n  ${trouble.slice(0, 10).join('\n  ')}`);
   } finally {
     await Promise.all(clients.map((c) => c.kill()));
     await server.stop();
     await nats.stop();
   }
+}
+
+const rate = (r: StormResult) => r.logins / (r.lastAckMs / 1000);
+/** The soft open-files limit of this process (the server processes inherit it). */
+function fileLimit(): string {
+  const line = readFileSync('/proc/self/limits', 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('Max open files'));
+  return line?.split(/\s{2,}/)[1] ?? '?';
+}
+
+/** Samples the open files of a process and its descendants every 250 ms (Linux /proc), keeping each one's peak. */
+function watchFiles(root: number): { stop(): void; describe(): string } {
+  const peak = new Map<number, number>();
+  const children = (pid: number): number[] => {
+    try {
+      return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+    } catch {
+      return [];
+    }
+  };
+  const sample = () => {
+    const stack = [root];
+    while (stack.length > 0) {
+      const pid = stack.pop() as number;
+      try {
+        const n = readdirSync(`/proc/${pid}/fd`).length;
+        peak.set(pid, Math.max(peak.get(pid) ?? 0, n));
+      } catch {}
+      stack.push(...children(pid));
+    }
+  };
+  const timer = setInterval(sample, 250);
+  return {
+    stop: () => clearInterval(timer),
+    describe: () =>
+      [...peak]
+        .filter(([, n]) => n > 50)
+        .map(([pid, n]) => `${pid}: ${n}`)
+        .join(', '),
+  };
 }
 
 const sum = (which: 'bare' | 'gateway') => {
@@ -151,18 +223,25 @@ const sum = (which: 'bare' | 'gateway') => {
   const seconds = rs.reduce((n, r) => n + r.lastAckMs / 1000, 0);
   return { logins, seconds, rate: logins / seconds };
 };
+const verdict = (ratio: number) => `target ≥ 0.7, ${ratio >= 0.7 ? 'met' : 'NOT met'}`;
+const extra: Record<string, number> = {};
+for (const [protocol, r] of Object.entries(results)) {
+  const ratio = rate(r.gateway) / rate(r.bare);
+  console.log(
+    `${protocol}: gateway ${Math.round(rate(r.gateway))} logins/s, bare ${Math.round(rate(r.bare))}/s: ` +
+      `${round(ratio, 2)} of the bare server (${verdict(ratio)})`,
+  );
+  extra[`${protocol}Ratio`] = round(ratio, 3);
+  extra[`${protocol}LastAckS`] = round(r.gateway.lastAckMs / 1000, 2);
+  extra[`${protocol}BareLastAckS`] = round(r.bare.lastAckMs / 1000, 2);
+  extra[`${protocol}P50Ms`] = Math.round(r.gateway.p50);
+  extra[`${protocol}P99Ms`] = Math.round(r.gateway.p99);
+}
 const g = sum('gateway');
 const b = sum('bare');
 console.log(
   `all: gateway ${g.logins} logins in ${round(g.seconds, 2)} s (${Math.round(g.rate)}/s), bare ${b.logins} in ${round(b.seconds, 2)} s ` +
-    `(${Math.round(b.rate)}/s): ${round(g.rate / b.rate, 2)} of the bare server (target ≥ 0.7, ${g.rate / b.rate >= 0.7 ? 'met' : 'NOT met'})`,
+    `(${Math.round(b.rate)}/s): ${round(g.rate / b.rate, 2)} of the bare server (${verdict(g.rate / b.rate)})`,
 );
-report('storm', g.rate, 'logins/s', b.rate, {
-  gt06LastAckS: round(results.gt06.gateway.lastAckMs / 1000, 2),
-  gt06P50Ms: Math.round(results.gt06.gateway.p50),
-  gt06P99Ms: Math.round(results.gt06.gateway.p99),
-  jt808LastAckS: round(results.jt808.gateway.lastAckMs / 1000, 2),
-  jt808P50Ms: Math.round(results.jt808.gateway.p50),
-  jt808P99Ms: Math.round(results.jt808.gateway.p99),
-});
+report('storm', g.rate, 'logins/s', b.rate, extra);
 process.exit(0);

@@ -8,7 +8,10 @@
 // value — and the following ones. Baseline in the same run: the straightforward way — the same rows read as
 // objects through the query builder and sent as a JSON list.
 //
-//   npm run bench -- track
+//   npm run bench -- track     (TRACK_CPU_PROF=dir: CPU profiles of the first two measured queries, PostgreSQL)
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { loadConfig } from '../apps/server/src/config.ts';
 import { PartitionManager } from '../apps/server/src/gateway/ingest/partitions.ts';
@@ -127,7 +130,22 @@ async function measure(
     const naiveTimes: number[] = [];
     let bytes = 0;
     let count = 0;
+    const profiling = process.env.TRACK_CPU_PROF && interleaved > 1 ? new Session() : null;
+    if (profiling) {
+      // Are the job's segments still in PostgreSQL's buffers? (another device's, read as the query reads them)
+      const plan = await pool.query(
+        `EXPLAIN (ANALYZE, BUFFERS) SELECT sum(length(data::text)) FROM track_segments WHERE device_id = $1`,
+        [interleaved],
+      );
+      console.log(
+        `  segments of device ${interleaved} read in full:\n    ${plan.rows.map((r) => r['QUERY PLAN']).join('\n    ')}`,
+      );
+      profiling.connect();
+      await profiling.post('Profiler.enable');
+      await profiling.post('Profiler.setSamplingInterval', { interval: 200 });
+    }
     for (let r = 0; r < RUNS; r++) {
+      if (profiling && r < 2) await profiling.post('Profiler.start');
       let t = performance.now();
       const res = await fetch(url('compact'), { headers: { cookie } }).catch(async (err) => {
         // The baseline below can take longer than the server's keep-alive on a loaded machine: the kept socket is
@@ -139,6 +157,12 @@ async function measure(
       const text = await res.text();
       const body = JSON.parse(text) as { data: { count: number; compact: Parameters<typeof decodeCompactTrack>[0] } };
       apiTimes.push(performance.now() - t);
+      if (profiling && r < 2) {
+        const { profile } = await profiling.post('Profiler.stop');
+        const file = join(process.env.TRACK_CPU_PROF as string, `track-query-${r + 1}.cpuprofile`);
+        writeFileSync(file, JSON.stringify(profile));
+        console.log(`  query ${r + 1}: ${round(apiTimes[r])} ms, profile ${file}`);
+      }
       bytes = text.length;
       count = body.data.count;
       if (r === 0 && decodeCompactTrack(body.data.compact).length !== count)

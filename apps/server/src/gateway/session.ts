@@ -103,8 +103,12 @@ export class Session implements RegisteredSession {
     ctx.registry.add(this);
   }
 
+  private remoteText: string | null = null;
+
+  /** The peer's address and port (asked of the socket once: each ask is a system call). */
   get remote(): string {
-    return `${this.socket.remoteAddress ?? ''}:${this.socket.remotePort ?? ''}`;
+    this.remoteText ??= `${this.socket.remoteAddress ?? ''}:${this.socket.remotePort ?? ''}`;
+    return this.remoteText;
   }
 
   private onData(chunk: Buffer): void {

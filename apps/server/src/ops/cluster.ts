@@ -1,5 +1,10 @@
 // GATEWAY_WORKERS=N: N gateway worker processes on one machine sharing the device ports through Node's cluster
-// module (the primary accepts connections and hands them to the workers in turn; Node 20 has no reusePort).
+// module. The workers accept from the shared listening socket themselves (cluster.SCHED_NONE; Node 20 has no
+// reusePort): in a reconnect storm a busy worker takes no new connection and an idle one does. With Node's default
+// (the primary accepts every connection and hands it to a worker over IPC), 10,000 devices logging in at once went
+// at half the speed of one process, and the primary held up to 8,945 of them open while they waited for a worker,
+// so 50,000 ran it past the 20,000 open files of a process and connections were dropped.
+// NODE_CLUSTER_SCHED_POLICY=rr still chooses the primary's round robin.
 // The primary runs the rest of its role: the HTTP API and background jobs (--only all), or only health,
 // readiness and metrics (--only gateway). A worker that dies is replaced; its devices reconnect and land on
 // the other workers meanwhile. /metrics on the primary answers for the machine: the primary's figures and
@@ -52,6 +57,7 @@ export function startWorkerPool(
 ): WorkerPool {
   let stopping = false;
   let nextAsk = 1;
+  if (!process.env.NODE_CLUSTER_SCHED_POLICY) cluster.schedulingPolicy = cluster.SCHED_NONE;
   const fork = () => cluster.fork({ ...env, [WORKER_ENV]: '1' });
   cluster.on('exit', (worker, code, signal) => {
     if (stopping) return;

@@ -104,7 +104,39 @@ function daySegments(c: ScaledTrackColumns & { count: number }, from: number, da
 interface CachedRow {
   day: string;
   version: number;
-  data: Segment | null;
+  /** Null when a late fix cleared the day's segment (data NULL). */
+  count: number | null;
+  first: string | null;
+  last: string | null;
+  times: string;
+  coords: string;
+  speeds: string;
+  courses: string;
+}
+
+/**
+ * The stored segments of some days, their fields taken apart by PostgreSQL (one detoast per row): the four
+ * streams arrive as plain text, not inside a JSON document that PostgreSQL would write with escapes and Node parse
+ * again — for 90 days of 10-s fixes that took two to three times as long.
+ */
+const CACHED_SQL = `SELECT s.day::text AS day, s.version, x.count, x.first::text AS first, x.last::text AS last,
+       x.times, x.coords, x.speeds, x.courses
+  FROM track_segments s
+  LEFT JOIN LATERAL jsonb_to_record(s.data)
+       AS x(count int, first jsonb, last jsonb, times text, coords text, speeds text, courses text) ON true
+ WHERE s.device_id = $1 AND s.day = ANY($2::date[])`;
+
+function segmentOfRow(r: CachedRow): Segment | null {
+  if (r.count === null) return null;
+  return {
+    count: r.count,
+    first: r.first ? (JSON.parse(r.first) as Values | null) : null,
+    last: r.last ? (JSON.parse(r.last) as Values | null) : null,
+    times: r.times ?? '',
+    coords: r.coords ?? '',
+    speeds: r.speeds ?? '',
+    courses: r.courses ?? '',
+  };
 }
 
 /**
@@ -126,15 +158,23 @@ export async function loadCompactTrack(
   if (days === 0) return mergeSegments([segmentOfRange(await loadScaledTrack(pool, deviceId, from, to))]);
 
   const keys = Array.from({ length: days }, (_, d) => dayKey(firstDay + d * DAY_MS));
-  const cached = await pool.query<CachedRow>(
-    'SELECT day::text AS day, version, data FROM track_segments WHERE device_id = $1 AND day = ANY($2::date[])',
-    [deviceId, keys],
-  );
+  const tailFrom = firstDay + days * DAY_MS;
+  const readHead = () =>
+    from < firstDay ? loadScaledTrack(pool, deviceId, from, Math.min(to, firstDay - 1)) : Promise.resolve(null);
+  const readTail = () => (tailFrom <= to ? loadScaledTrack(pool, deviceId, tailFrom, to) : Promise.resolve(null));
+  // On a pool the partial days at either end (today among them) are read from positions while the stored
+  // segments are read, each on its own connection; on one client (the daily job) one after another.
+  const onPool = pool instanceof pg.Pool;
+  const ends = onPool ? Promise.all([readHead(), readTail()]) : null;
+  ends?.catch(() => {}); // awaited below; a failure of the segment read must not leave it unhandled
+  const cached = await pool.query<CachedRow>(CACHED_SQL, [deviceId, keys]);
   const byDay = new Map(cached.rows.map((r) => [r.day, r]));
-  const segments: (Segment | null)[] = keys.map((k) => byDay.get(k)?.data ?? null);
+  const segments: (Segment | null)[] = keys.map((k) => {
+    const row = byDay.get(k);
+    return row ? segmentOfRow(row) : null;
+  });
 
-  // Read the missing days (a run of consecutive days per read) and the partial days at either end; on a pool
-  // the reads run at once on separate connections, on one client (the daily job) one after another.
+  // Read the missing days (a run of consecutive days per read): on a pool at once on separate connections.
   const runs: { d: number; e: number }[] = [];
   for (let d = 0; d < days; ) {
     if (segments[d]) {
@@ -146,14 +186,12 @@ export async function loadCompactTrack(
     runs.push({ d, e });
     d = e;
   }
-  const tailFrom = firstDay + days * DAY_MS;
-  const reads: (() => Promise<LoadedScaledTrack | null>)[] = [
-    () => (from < firstDay ? loadScaledTrack(pool, deviceId, from, Math.min(to, firstDay - 1)) : Promise.resolve(null)),
-    () => (tailFrom <= to ? loadScaledTrack(pool, deviceId, tailFrom, to) : Promise.resolve(null)),
-    ...runs.map((r) => () => loadScaledTrack(pool, deviceId, firstDay + r.d * DAY_MS, firstDay + r.e * DAY_MS - 1)),
-  ];
-  const loaded = pool instanceof pg.Pool ? await Promise.all(reads.map((f) => f())) : await sequentially(reads);
-  const [headCols, tailCols, ...runCols] = loaded;
+  const reads = runs.map(
+    (r) => () => loadScaledTrack(pool, deviceId, firstDay + r.d * DAY_MS, firstDay + r.e * DAY_MS - 1),
+  );
+  const [[headCols, tailCols], runCols] = ends
+    ? await Promise.all([ends, Promise.all(reads.map((f) => f()))])
+    : [[await readHead(), await readTail()], await sequentially(reads)];
 
   const fresh: { day: string; version: number | null; data: Segment }[] = [];
   runs.forEach((r, i) => {
