@@ -71,10 +71,30 @@ describe('login variants in Chromium', { timeout: 300_000 }, () => {
     await page.getByTestId('brand-primary').fill('#aa3300');
     await page.getByTestId('brand-header').fill('#221100');
     await form.locator('#appUrl').fill(APP_LINK);
-    await page.getByTestId('brand-lang').click();
-    await page.locator('.ant-select-item-option', { hasText: 'Français' }).click();
-    await page.getByTestId('brand-map').click();
-    await page.locator('.ant-select-item-option', { hasText: /^Google Maps$/ }).click();
+    // A busy machine can take a click on an option while its list is still opening: pick again until the
+    // select shows the choice (a brand once saved without its language made the next test fail twice).
+    const pick = async (testId: string, option: string | RegExp, shown: string) => {
+      for (let attempt = 0; attempt < 5; attempt++) {
+        const item = page.locator('.ant-select-item-option', { hasText: option });
+        // Open the list unless a previous attempt left it open (a second click would close it).
+        if (!(await item.isVisible())) await page.getByTestId(testId).click();
+        const clicked = await item
+          .click({ timeout: 5_000 })
+          .then(() => true)
+          .catch(() => false);
+        if (!clicked) continue;
+        const ok = await page
+          .getByTestId(testId)
+          .filter({ hasText: shown })
+          .waitFor({ timeout: 5_000 })
+          .then(() => true)
+          .catch(() => false);
+        if (ok) return;
+      }
+      throw new Error(`${testId}: ${shown} not chosen`);
+    };
+    await pick('brand-lang', 'Français', 'Français');
+    await pick('brand-map', /^Google Maps$/, 'Google Maps');
     await page.getByTestId('brand-save').click();
     await page.getByTestId('brand-edit-acme').waitFor();
     await poll(() => page.getByTestId('brands-section').textContent()).toContain('/b/acme');
