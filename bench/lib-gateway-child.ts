@@ -10,6 +10,8 @@ export interface JsonChild {
   /** Resolves with the next message whose `event` is this one. */
   next<T = Record<string, unknown>>(event: string, timeoutMs?: number): Promise<T>;
   kill(): Promise<void>;
+  /** Closes the child's stdin (it exits in its own way) and waits up to `ms` for it; then kills it. */
+  stop(ms?: number): Promise<void>;
 }
 
 export function spawnJsonChild(
@@ -41,6 +43,12 @@ export function spawnJsonChild(
       else messages.push(m);
     }
   });
+  const kill = () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGKILL');
+    });
   return {
     process: child,
     next: <T>(event: string, timeoutMs = 600_000) =>
@@ -63,11 +71,14 @@ export function spawnJsonChild(
           },
         });
       }),
-    kill: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGKILL');
-      }),
+    kill,
+    stop: async (ms = 10_000) => {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.stdin?.end();
+        await Promise.race([exited, new Promise((r) => setTimeout(r, ms))]);
+      }
+      await kill();
+    },
   };
 }

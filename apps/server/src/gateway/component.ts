@@ -23,6 +23,7 @@ import { CommandDispatcher } from './dispatcher.ts';
 import { type DeviceChangedNotice, Subjects } from './events.ts';
 import { FactoryGpsTest } from './factory-gps-test.ts';
 import { FrameCapture } from './frame-capture.ts';
+import { LoginActivity } from './grouped.ts';
 import { IngestBatcher } from './ingest/batcher.ts';
 import { PartitionManager } from './ingest/partitions.ts';
 import { DeviceStateWriter } from './ingest/state-writer.ts';
@@ -113,7 +114,8 @@ export async function startGateway(
     statistics,
     segments: segmentsHook(ctx, onError),
   });
-  const log = new DeviceLog(ctx.db, onError);
+  const loginActivity = new LoginActivity();
+  const log = new DeviceLog(ctx.db, onError, loginActivity);
   const models = new ModelSettings(ctx.db, onError);
   await models.start();
   const capture = new FrameCapture(ctx.db, ctx.bus, onError);
@@ -162,9 +164,14 @@ export async function startGateway(
       ctx.bus.publish(Subjects.sessionBound, { deviceId: device.id, sessionKey: session.key });
       if (!device.activated) activate(ctx, device.id, device.terminalId).catch(onError);
       device.activated = true;
-      dispatcher.onBound(session).catch(onError);
-      ota.onBound(session).catch(onError);
+      // Its offline commands and upgrade are read once the logins of a storm are answered (or after 2 s).
+      loginActivity.whenQuiet().then(() => {
+        if (registry.sessionOf(device.id) !== session) return;
+        dispatcher.onBound(session).catch(onError);
+        ota.onBound(session).catch(onError);
+      }, onError);
     },
+    loginActivity,
     onReply: (session, reply) => dispatcher.onReply(session, reply),
     onMessage: (session, msg) => ota.onMessage(session, msg),
     onDriverIdentity: (device, attributes, receivedAt) => {
@@ -218,6 +225,8 @@ export async function startGateway(
   const ports = { gt06: 0, jt808: 0, osmand: 0 };
   let osmand: OsmandListener | null = null;
   if (start.listen !== false) {
+    // Before the ports open: the devices about to reconnect (a restart, a failover) are already in the directory.
+    await directory.preload(options.preloadDevices).catch(onError);
     const gt06 = new DeviceListener('gt06', options.gt06Port, options.host, () => gt06Codec(options), sessionCtx);
     const jt808 = new DeviceListener('jt808', options.jt808Port, options.host, () => jt808Codec(), sessionCtx);
     ports.gt06 = await gt06.start();
@@ -287,6 +296,7 @@ export async function startGateway(
       await batcher.close();
       statistics?.stop();
       await state.stop();
+      loginActivity.release();
       await log.flush();
       await capture.stop();
       await gpsTest.flush();

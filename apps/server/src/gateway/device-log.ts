@@ -3,6 +3,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { DeviceLogEvent } from '../db/tables/gateway.ts';
+import type { LoginActivity } from './grouped.ts';
 
 const QUIET_EVENTS = new Set<DeviceLogEvent>([
   'refused',
@@ -14,9 +15,10 @@ const QUIET_EVENTS = new Set<DeviceLogEvent>([
   'otherProtocol',
 ]);
 const QUIET_MS = 60_000;
-/** Entries are written together: every 200 ms, or at 500 waiting. */
+/** Entries are written together: every 200 ms, or at 500 waiting (once logins give the way), 5,000 a statement. */
 const FLUSH_MS = 200;
 const MAX_BATCH = 500;
+const MAX_ROWS = 5000;
 
 export interface DeviceLogEntry {
   terminalId: string;
@@ -42,10 +44,14 @@ export class DeviceLog {
   private pending: PendingRow[] = [];
   private timer: NodeJS.Timeout | undefined;
   private writing: Promise<void> = Promise.resolve();
+  /** A write is queued and has not taken its rows yet: later entries join it. */
+  private queued: Promise<void> | null = null;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly onError: (err: unknown) => void = () => {},
+    /** Logins come first: a write waits until no login is starting (at most 2 s; grouped.ts). */
+    private readonly logins: LoginActivity | null = null,
   ) {}
 
   write(entry: DeviceLogEntry): void {
@@ -79,19 +85,28 @@ export class DeviceLog {
   flush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    const rows = this.pending;
-    this.pending = [];
-    if (rows.length === 0) return this.writing;
-    this.writing = this.writing.then(() =>
-      sql`INSERT INTO device_log (terminal_id, device_id, protocol, event, remote, detail)
-          SELECT x.t, x.d, x.p, x.e, x.r, x.x
-            FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(t text, d bigint, p text, e text, r text, x text)`
-        .execute(this.db)
-        .then(
-          () => undefined,
-          (err) => this.onError(err),
-        ),
-    );
-    return this.writing;
+    if (this.queued) return this.queued;
+    if (this.pending.length === 0) return this.writing;
+    const step = this.writing.then(async () => {
+      await this.logins?.whenQuiet();
+      this.queued = null;
+      const rows = this.pending;
+      this.pending = [];
+      for (let i = 0; i < rows.length; i += MAX_ROWS) await this.insert(rows.slice(i, i + MAX_ROWS));
+    });
+    this.queued = step;
+    this.writing = step;
+    return step;
+  }
+
+  private insert(rows: PendingRow[]): Promise<void> {
+    return sql`INSERT INTO device_log (terminal_id, device_id, protocol, event, remote, detail)
+        SELECT x.t, x.d, x.p, x.e, x.r, x.x
+          FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(t text, d bigint, p text, e text, r text, x text)`
+      .execute(this.db)
+      .then(
+        () => undefined,
+        (err) => this.onError(err),
+      );
   }
 }

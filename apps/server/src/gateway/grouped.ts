@@ -64,3 +64,60 @@ export class GroupedReads<T> {
     });
   }
 }
+
+/**
+ * Logins come first. Work a login sets off that can wait a moment (its device-log row, the reads of its offline
+ * commands and pending upgrade) waits until no device has started a login for `quietMs`, and at most `maxMs`:
+ * in a reconnect storm the database and the event loop answer the logins before they write the logs, so the
+ * last device is answered sooner; otherwise the wait is `quietMs` after the login.
+ */
+export class LoginActivity {
+  private last = Number.NEGATIVE_INFINITY;
+  private waiters: { resolve: () => void; deadline: number }[] = [];
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly quietMs = 50,
+    private readonly maxMs = 2000,
+  ) {}
+
+  /** A device started a login (its first frame came in). */
+  note(): void {
+    this.last = performance.now();
+  }
+
+  whenQuiet(): Promise<void> {
+    const now = performance.now();
+    if (now - this.last >= this.quietMs) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.waiters.push({ resolve, deadline: now + this.maxMs });
+      this.arm();
+    });
+  }
+
+  /** Lets everything waiting go now, and what comes later at once (the gateway stops). */
+  release(): void {
+    this.last = Number.NEGATIVE_INFINITY;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    const waiting = this.waiters;
+    this.waiters = [];
+    for (const w of waiting) w.resolve();
+  }
+
+  private arm(): void {
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      const now = performance.now();
+      const quiet = now - this.last >= this.quietMs;
+      // Waiters are in arrival order, so their deadlines are too.
+      let n = 0;
+      while (n < this.waiters.length && (quiet || this.waiters[n].deadline <= now)) n++;
+      const due = this.waiters.splice(0, n);
+      for (const w of due) w.resolve();
+      if (this.waiters.length > 0) this.arm();
+    }, this.quietMs);
+    this.timer.unref();
+  }
+}

@@ -21,6 +21,11 @@ export interface GatewayOptions {
   writers: number;
   /** Above this many positions waiting for the database, sessions stop reading their sockets. */
   highWaterRows: number;
+  /**
+   * Devices seen in the last day read into the directory before the ports open (GATEWAY_PRELOAD_DEVICES, most
+   * recent first; 0: none): the reconnect storm after a restart finds them without lookups.
+   */
+  preloadDevices: number;
   /** How often the coalesced device_state rows are written. */
   stateFlushMs: number;
   /** Shared secret the NB-IoT push callbacks must carry (?token= or x-callback-token), when set. */
@@ -61,6 +66,7 @@ export function gatewayOptionsFrom(
     writers: intEnv(env, 'GATEWAY_WRITERS', kind === 'postgres' ? 4 : 1) || 1,
     highWaterRows: intEnv(env, 'GATEWAY_HIGH_WATER_ROWS', 50_000),
     stateFlushMs: intEnv(env, 'GATEWAY_STATE_FLUSH_MS', 250),
+    preloadDevices: intEnv(env, 'GATEWAY_PRELOAD_DEVICES', 200_000),
     nbCallbackToken: env.NB_CALLBACK_TOKEN || undefined,
     nbDownlink: nbDownlinkOptionsFrom(env),
     maxBadFrames: intEnv(env, 'GATEWAY_MAX_BAD_FRAMES', 8),

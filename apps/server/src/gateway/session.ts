@@ -9,6 +9,7 @@ import type { DeviceLog } from './device-log.ts';
 import type { DeviceDirectory, DeviceRef } from './directory.ts';
 import type { FactoryGpsTest, GpsTestRun } from './factory-gps-test.ts';
 import type { FrameCapture } from './frame-capture.ts';
+import type { LoginActivity } from './grouped.ts';
 import type { IngestBatcher } from './ingest/batcher.ts';
 import { type PreparedMessage, prepareMessage } from './ingest/prepare.ts';
 import { type DerivedAlarmMemory, newDerivedAlarmMemory } from './ingest/rules.ts';
@@ -42,6 +43,8 @@ export interface SessionContext {
   codecFor(protocol: ProtocolName): ConnectionCodec;
   /** A device finished logging in: deliver its offline commands, tell other gateway processes, activate it. */
   onBound(session: Session): void;
+  /** Told of every login as it starts (work that can wait gives logins the way: grouped.ts LoginActivity). */
+  loginActivity?: LoginActivity;
   onReply(session: Session, reply: CommandReply): void;
   /** Every message of an admitted device (remote upgrades follow their sub-package answers here). */
   onMessage?(session: Session, msg: DecodedMessage): void;
@@ -242,6 +245,7 @@ export class Session implements RegisteredSession {
 
   private async bind(first: DecodedMessage, checksumBad: boolean): Promise<void> {
     const terminalId = first.terminalId as string;
+    this.ctx.loginActivity?.note();
     const device = await this.ctx.directory.find(terminalId);
     if (this.closed) return;
     if (!device) {

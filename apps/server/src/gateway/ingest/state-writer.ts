@@ -218,8 +218,10 @@ export class DeviceStateWriter {
     for (const t of run) last.set(t.device.id, t);
     const rows = [...last.values()].map((t) => ({ d: t.device.id, at: t.at, k: t.key }));
     // The times come back as epoch milliseconds (a number parses faster than a timestamp in a storm).
-    const res = await this.pool.query<{ device_id: string; state_ms: number; seen_ms: number | null }>(
-      `INSERT INTO device_state AS s (device_id, online, state_time, last_seen, session_key)
+    // A named statement: parsed and planned once per connection (a storm runs it a hundred times a second).
+    const res = await this.pool.query<{ device_id: string; state_ms: number; seen_ms: number | null }>({
+      name: 'gateway-online',
+      text: `INSERT INTO device_state AS s (device_id, online, state_time, last_seen, session_key)
          SELECT x.d, true, to_timestamp(x.at / 1000.0), to_timestamp(x.at / 1000.0), x.k
            FROM jsonb_to_recordset($1::jsonb) AS x(d bigint, at float8, k text)
        ON CONFLICT (device_id) DO UPDATE SET
@@ -229,8 +231,8 @@ export class DeviceStateWriter {
          state_time = CASE WHEN s.online THEN s.state_time ELSE excluded.state_time END
        RETURNING device_id, (extract(epoch FROM state_time) * 1000)::float8 AS state_ms,
                  (extract(epoch FROM last_seen) * 1000)::float8 AS seen_ms`,
-      [JSON.stringify(rows)],
-    );
+      values: [JSON.stringify(rows)],
+    });
     for (const row of res.rows) {
       const t = last.get(String(row.device_id));
       if (t)
