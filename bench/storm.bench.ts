@@ -102,12 +102,10 @@ try {
       const bareServer = () => storm(spawnJsonChild('lib-gateway-process.ts', { kind: 'bare', port: 0 }), protocol);
       const gatewayServer = () =>
         storm(
-          spawnJsonChild(
-            'lib-gateway-process.ts',
-            { kind: 'gateway', url: store.url, port: 0, poolSize: 10 },
-            {},
-            CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : [],
-          ),
+          spawnJsonChild('lib-gateway-process.ts', { kind: 'gateway', url: store.url, port: 0, poolSize: 10 }, {}, [
+            ...(CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : []),
+            ...(process.env.STORM_NODE_ARGS ?? '').split(' ').filter(Boolean),
+          ]),
           protocol,
         );
       let bare: StormResult;

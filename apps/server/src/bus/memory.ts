@@ -8,19 +8,22 @@ export class MemoryBus implements EventBus {
   constructor(private readonly onError: (err: unknown, subject: string) => void = () => {}) {}
 
   publish(subject: string, payload: unknown): void {
-    const run = (handlers: Set<BusHandler> | undefined) => {
-      if (!handlers) return;
-      for (const h of handlers) {
-        try {
-          h(payload, subject);
-        } catch (err) {
-          this.onError(err, subject);
-        }
-      }
-    };
-    run(this.exact.get(subject));
+    this.run(this.exact.get(subject), payload, subject);
     if (this.prefixes.size > 0) {
-      for (const [prefix, handlers] of this.prefixes) if (subject.startsWith(prefix)) run(handlers);
+      for (const [prefix, handlers] of this.prefixes)
+        if (subject.startsWith(prefix)) this.run(handlers, payload, subject);
+    }
+  }
+
+  /** A method, not a closure made per publish (a reconnect storm publishes tens of thousands of notices). */
+  private run(handlers: Set<BusHandler> | undefined, payload: unknown, subject: string): void {
+    if (!handlers) return;
+    for (const h of handlers) {
+      try {
+        h(payload, subject);
+      } catch (err) {
+        this.onError(err, subject);
+      }
     }
   }
 
