@@ -23,6 +23,13 @@ process.stdin.resume();
 const out = (m: unknown) => process.stdout.write(`${JSON.stringify(m)}\n`);
 const gc = (globalThis as { gc?: () => void }).gc;
 
+/** CPU time of this process since it said it was ready (SIGUSR1 → {"event":"cpu","ms":N}). */
+let readyCpu = process.cpuUsage();
+process.on('SIGUSR1', () => {
+  const used = process.cpuUsage(readyCpu);
+  out({ event: 'cpu', ms: (used.user + used.system) / 1000 });
+});
+
 function measure(connections: () => number): void {
   process.on('SIGUSR2', async () => {
     for (let i = 0; i < 3; i++) {
@@ -61,6 +68,7 @@ if (o.kind === 'bare') {
   });
   server.listen({ port: o.port, host: '127.0.0.1', backlog: 4096 }, () => {
     const port = (server.address() as { port: number }).port;
+    readyCpu = process.cpuUsage();
     out({ event: 'ready', port, jt808Port: port });
   });
   measure(() => sockets.size);
@@ -72,6 +80,7 @@ if (o.kind === 'bare') {
     { ...base, host: '127.0.0.1', gt06Port: o.port, jt808Port: 0, osmandPort: 0, idleMs: 3_600_000 },
     { onError: (e) => console.error('gateway:', e) },
   );
+  readyCpu = process.cpuUsage();
   out({ event: 'ready', port: gateway.ports.gt06, jt808Port: gateway.ports.jt808 });
   measure(() => gateway.registry.boundCount);
 }

@@ -50,6 +50,7 @@ interface StormResult {
   lastConnectMs: number;
   p50: number;
   p99: number;
+  serverCpuMs?: number;
 }
 
 async function storm(server: JsonChild, protocol: Protocol): Promise<StormResult> {
@@ -65,7 +66,11 @@ async function storm(server: JsonChild, protocol: Protocol): Promise<StormResult
     sources: SOURCES,
   });
   try {
-    return await client.next<StormResult>('result', 600_000);
+    const result = await client.next<StormResult>('result', 600_000);
+    // The server's CPU time from its start to the last login answered (the storm's whole cost in that process).
+    server.process.kill('SIGUSR1');
+    const cpu = await server.next<{ ms: number }>('cpu', 10_000);
+    return { ...result, serverCpuMs: cpu.ms };
   } finally {
     // The client resets its connections (no TIME_WAIT left for the next storm's client ports), then the server goes.
     await client.stop();
@@ -77,7 +82,8 @@ async function storm(server: JsonChild, protocol: Protocol): Promise<StormResult
 const line = (label: string, r: StormResult) =>
   `${label.padEnd(26)} ${r.logins} logins${r.failed > 0 ? ` (${r.failed} failed)` : ''}, last ACK after ${round(r.lastAckMs / 1000, 2)} s ` +
   `(last connected after ${round(r.lastConnectMs / 1000, 2)} s), ` +
-  `round trip p50 ${Math.round(r.p50)} ms, p99 ${Math.round(r.p99)} ms, ${Math.round(r.logins / (r.lastAckMs / 1000))} logins/s`;
+  `round trip p50 ${Math.round(r.p50)} ms, p99 ${Math.round(r.p99)} ms, ${Math.round(r.logins / (r.lastAckMs / 1000))} logins/s, ` +
+  `server CPU ${Math.round(r.serverCpuMs ?? Number.NaN)} ms`;
 
 const store = await scratchPostgres('carhere_bench_storm');
 type Pair = { bare: StormResult; gateway: StormResult };
