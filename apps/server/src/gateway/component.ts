@@ -145,6 +145,18 @@ export async function startGateway(
   );
   const push = new PushIngest(batcher, state);
 
+  let boundWaiting: Session[] = [];
+  const deliverToBound = () => {
+    const sessions = boundWaiting;
+    boundWaiting = [];
+    for (const session of sessions) {
+      const device = session.device;
+      if (!device || registry.sessionOf(device.id) !== session) continue;
+      dispatcher.onBound(session).catch(onError);
+      ota.onBound(session).catch(onError);
+    }
+  };
+
   const sessionCtx: SessionContext = {
     directory,
     registry,
@@ -164,12 +176,10 @@ export async function startGateway(
       ctx.bus.publish(Subjects.sessionBound, { deviceId: device.id, sessionKey: session.key });
       if (!device.activated) activate(ctx, device.id, device.terminalId).catch(onError);
       device.activated = true;
-      // Its offline commands and upgrade are read once the logins of a storm are answered (or after 2 s).
-      loginActivity.whenQuiet().then(() => {
-        if (registry.sessionOf(device.id) !== session) return;
-        dispatcher.onBound(session).catch(onError);
-        ota.onBound(session).catch(onError);
-      }, onError);
+      // Its offline commands and upgrade are read once the logins of a storm are answered (or after 2 s), with
+      // those of every device that logged in meanwhile.
+      boundWaiting.push(session);
+      if (boundWaiting.length === 1) loginActivity.whenQuiet().then(deliverToBound, onError);
     },
     loginActivity,
     onReply: (session, reply) => dispatcher.onReply(session, reply),

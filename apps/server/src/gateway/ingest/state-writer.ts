@@ -63,7 +63,13 @@ interface Transition {
   at: number;
   resolve: (place: LastPlace | null) => void;
   reject: (err: unknown) => void;
+  /** When it was asked for (performance.now()). */
+  since: number;
+  /** Written (or failed): a login watch skips it. */
+  settled?: boolean;
 }
+
+const noop = () => {};
 
 export interface DeviceInfoForEvents {
   id: string;
@@ -80,6 +86,9 @@ export class DeviceStateWriter {
   private transitionsScheduled = false;
   /** A batch of online/offline changes is being written; changes arriving meanwhile go in the next one. */
   private transitionsBusy = false;
+  /** Logins waiting for their online write, oldest first (`watchLogin`). */
+  private waitingLogins: Transition[] = [];
+  private loginTimer: NodeJS.Timeout | undefined;
   private readonly groupTimer = new GroupTimer();
   private stopped = false;
 
@@ -100,6 +109,7 @@ export class DeviceStateWriter {
   /** Writes everything queued; later changes are ignored (the database is about to close). */
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
+    if (this.loginTimer) clearTimeout(this.loginTimer);
     this.stopped = true;
     const batch = this.transitions;
     this.transitions = [];
@@ -140,13 +150,7 @@ export class DeviceStateWriter {
    * the write then waits in order and catches up when the database is back.
    */
   setOnline(device: DeviceInfoForEvents, sessionKey: string, at: number): Promise<void> {
-    const written = this.transition(true, device, sessionKey, at).then(() => undefined);
-    let timer: NodeJS.Timeout | undefined;
-    const away = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, ONLINE_WAIT_MS);
-      timer.unref();
-    });
-    return Promise.race([written, away]).finally(() => clearTimeout(timer));
+    return this.transition(true, device, sessionKey, at).then(noop);
   }
 
   /**
@@ -165,9 +169,35 @@ export class DeviceStateWriter {
   private transition(online: boolean, device: DeviceInfoForEvents, key: string, at: number): Promise<LastPlace | null> {
     if (this.stopped) return Promise.resolve(null);
     return new Promise((resolve, reject) => {
-      this.transitions.push({ online, device, key, at, resolve, reject });
+      const t: Transition = { online, device, key, at, resolve, reject, since: performance.now() };
+      this.transitions.push(t);
+      if (online) this.watchLogin(t);
       this.scheduleTransitions();
     });
+  }
+
+  /**
+   * Logins whose online write has not answered within `ONLINE_WAIT_MS` go ahead (the write catches up later):
+   * one timer for all of them, not one per login (a storm starts thousands a second).
+   */
+  private watchLogin(t: Transition): void {
+    this.waitingLogins.push(t);
+    if (this.loginTimer) return;
+    const check = () => {
+      const now = performance.now();
+      let n = 0;
+      while (n < this.waitingLogins.length) {
+        const w = this.waitingLogins[n];
+        if (!w.settled && now - w.since < ONLINE_WAIT_MS) break;
+        if (!w.settled) w.resolve(null);
+        n++;
+      }
+      this.waitingLogins.splice(0, n);
+      this.loginTimer = this.waitingLogins.length > 0 ? setTimeout(check, ONLINE_WAIT_MS / 8) : undefined;
+      this.loginTimer?.unref();
+    };
+    this.loginTimer = setTimeout(check, ONLINE_WAIT_MS / 8);
+    this.loginTimer.unref();
   }
 
   private scheduleTransitions(): void {
@@ -200,12 +230,19 @@ export class DeviceStateWriter {
           break;
         } catch (err) {
           if (!isTransient(err) || this.stopped) {
-            for (const t of run) t.reject(err);
+            for (const t of run) {
+              t.settled = true;
+              t.reject(err);
+            }
             break;
           }
           this.onError(err);
           // Logins waiting for this write go ahead (the write catches up later); offline changes keep waiting.
-          if (run[0].online) for (const t of run) t.resolve(null);
+          if (run[0].online)
+            for (const t of run) {
+              t.settled = true;
+              t.resolve(null);
+            }
           await new Promise((r) => setTimeout(r, delay));
         }
       }
@@ -243,7 +280,10 @@ export class DeviceStateWriter {
           row.seen_ms === null ? null : new Date(Math.floor(row.seen_ms)),
         );
     }
-    for (const t of run) t.resolve(null);
+    for (const t of run) {
+      t.settled = true;
+      t.resolve(null);
+    }
   }
 
   private async writeOffline(run: Transition[]): Promise<void> {
