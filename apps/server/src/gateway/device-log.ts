@@ -19,6 +19,8 @@ const QUIET_MS = 60_000;
 const FLUSH_MS = 200;
 const MAX_BATCH = 500;
 const MAX_ROWS = 5000;
+/** Longest a write waits for logins to stop starting: a storm's log rows are written once it has passed. */
+const LOG_WAIT_MS = 10_000;
 
 export interface DeviceLogEntry {
   terminalId: string;
@@ -50,7 +52,7 @@ export class DeviceLog {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly onError: (err: unknown) => void = () => {},
-    /** Logins come first: a write waits until no login is starting (at most 2 s; grouped.ts). */
+    /** Logins come first: a write waits until no login is starting (at most 10 s; grouped.ts). */
     private readonly logins: LoginActivity | null = null,
   ) {}
 
@@ -88,7 +90,7 @@ export class DeviceLog {
     if (this.queued) return this.queued;
     if (this.pending.length === 0) return this.writing;
     const step = this.writing.then(async () => {
-      await this.logins?.whenQuiet();
+      await this.logins?.whenQuiet(LOG_WAIT_MS);
       this.queued = null;
       const rows = this.pending;
       this.pending = [];

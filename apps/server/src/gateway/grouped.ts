@@ -86,11 +86,12 @@ export class LoginActivity {
     this.last = performance.now();
   }
 
-  whenQuiet(): Promise<void> {
+  /** Resolves once no login has started for `quietMs`, or after `maxMs` (the constructor's, unless given here). */
+  whenQuiet(maxMs = this.maxMs): Promise<void> {
     const now = performance.now();
     if (now - this.last >= this.quietMs) return Promise.resolve();
     return new Promise((resolve) => {
-      this.waiters.push({ resolve, deadline: now + this.maxMs });
+      this.waiters.push({ resolve, deadline: now + maxMs });
       this.arm();
     });
   }
@@ -111,10 +112,8 @@ export class LoginActivity {
       this.timer = undefined;
       const now = performance.now();
       const quiet = now - this.last >= this.quietMs;
-      // Waiters are in arrival order, so their deadlines are too.
-      let n = 0;
-      while (n < this.waiters.length && (quiet || this.waiters[n].deadline <= now)) n++;
-      const due = this.waiters.splice(0, n);
+      const due = quiet ? this.waiters : this.waiters.filter((w) => w.deadline <= now);
+      this.waiters = quiet ? [] : this.waiters.filter((w) => w.deadline > now);
       for (const w of due) w.resolve();
       if (this.waiters.length > 0) this.arm();
     }, this.quietMs);
