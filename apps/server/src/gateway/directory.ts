@@ -24,6 +24,8 @@ export interface DeviceRef {
   deleted: boolean;
   /** JT/T 808 authentication code issued to the device (devices.jt808_auth_code), read with the device. */
   jt808AuthCode?: string | null;
+  /** Read by the preload and not asked for since (dropped from the cache if nobody asks within 10 minutes). */
+  preloaded?: boolean;
 }
 
 interface DeviceRow {
@@ -41,6 +43,8 @@ interface DeviceRow {
 }
 
 const NEGATIVE_TTL_MS = 10_000;
+/** Preloaded devices nobody asked for within this long are dropped (another process holds their sessions). */
+const PRELOAD_KEEP_MS = 10 * 60_000;
 /** Directory queries in flight at once; lookups arriving meanwhile wait and go together in the next one. */
 const LOOKUPS_IN_FLIGHT = 2;
 
@@ -65,6 +69,7 @@ export class DeviceDirectory {
   private lookupScheduled = false;
   private lookupsInFlight = 0;
   private readonly groupTimer = new GroupTimer();
+  private preloadTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly ctx: Pick<AppContext, 'db'>,
@@ -80,6 +85,7 @@ export class DeviceDirectory {
 
   stop(): void {
     if (this.timer) clearInterval(this.timer);
+    if (this.preloadTimer) clearTimeout(this.preloadTimer);
   }
 
   /**
@@ -96,8 +102,30 @@ export class DeviceDirectory {
       .orderBy('s.last_seen', 'desc')
       .limit(limit)
       .execute();
-    for (const row of rows) this.remember(row);
+    for (const row of rows) {
+      const ref = this.remember(row);
+      ref.preloaded = true;
+    }
+    // With several gateway processes each preloads every recent device but serves only some: what nobody asked
+    // this process for is dropped after a while, so the cache (and its periodic refresh) is what it serves.
+    if (this.preloadTimer) clearTimeout(this.preloadTimer);
+    this.preloadTimer = setTimeout(() => this.dropUnused(), PRELOAD_KEEP_MS);
+    this.preloadTimer.unref();
     return rows.length;
+  }
+
+  /** Drops preloaded devices nobody asked for (not marked deleted: no session holds them). */
+  dropUnused(): number {
+    let dropped = 0;
+    for (const ref of [...this.byId.values()]) {
+      if (!ref.preloaded) continue;
+      this.byId.delete(ref.id);
+      // Never asked for, so never stored under a padded JT/T 808 number either.
+      if (this.byTerminal.get(ref.terminalId) === ref) this.byTerminal.delete(ref.terminalId);
+      if (ref.nbDeviceId && this.byNbId.get(ref.nbDeviceId) === ref) this.byNbId.delete(ref.nbDeviceId);
+      dropped++;
+    }
+    return dropped;
   }
 
   /**
@@ -107,7 +135,10 @@ export class DeviceDirectory {
    */
   find(terminalId: string): Promise<DeviceRef | null> {
     const cached = this.byTerminal.get(terminalId) ?? this.paddedJt808(terminalId);
-    if (cached && !cached.deleted) return Promise.resolve(cached);
+    if (cached && !cached.deleted) {
+      cached.preloaded = false;
+      return Promise.resolve(cached);
+    }
     const missAt = this.missing.get(terminalId);
     if (missAt !== undefined && Date.now() - missAt < NEGATIVE_TTL_MS) return Promise.resolve(null);
     let waiting = this.lookups.get(terminalId);
@@ -180,7 +211,10 @@ export class DeviceDirectory {
 
   async findByNbDeviceId(nbDeviceId: string): Promise<DeviceRef | null> {
     const cached = this.byNbId.get(nbDeviceId);
-    if (cached && !cached.deleted) return cached;
+    if (cached && !cached.deleted) {
+      cached.preloaded = false;
+      return cached;
+    }
     const rows = await this.query((q) => q.where('d.nb_device_id', '=', nbDeviceId));
     return rows[0] ? this.remember(rows[0]) : null;
   }

@@ -38,6 +38,8 @@ describe('reconnect storm login path', () => {
     await add('868120000077003', 2, 72); // three days ago: not in the preload
     await add('868120000077004', 2, null); // never seen
     await add('13900077005', 1, 0.2); // JT/T 808, its header carries '013900077005'
+    await add('868120000077006', 2, 0.3); // for the drop test
+    await add('868120000077007', 2, 0.4);
   });
 
   afterAll(async () => {
@@ -46,7 +48,7 @@ describe('reconnect storm login path', () => {
 
   it('preloads the devices seen in the last day, and finds them (also by a padded JT/T 808 number) without a query', async () => {
     const directory = new DeviceDirectory(server.ctx);
-    expect(await directory.preload(100)).toBe(3);
+    expect(await directory.preload(100)).toBe(5);
     // The rows go away behind the directory's back (no device.changed notice): what it answers now comes from the
     // preload, and what was not preloaded is looked up and not found.
     await server.ctx.db
@@ -57,6 +59,23 @@ describe('reconnect storm login path', () => {
     expect((await directory.find('013900077005'))?.id).toBe(ids['13900077005']);
     expect(await directory.find('868120000077003')).toBeNull();
     expect((await directory.find('868120000077004'))?.id).toBe(ids['868120000077004']);
+  });
+
+  it('drops the preloaded devices nobody asked for (another gateway process serves them), keeps the others', async () => {
+    const directory = new DeviceDirectory(server.ctx);
+    expect(await directory.preload(100)).toBeGreaterThan(0);
+    const asked = await directory.find('868120000077006');
+    expect(asked?.id).toBe(ids['868120000077006']);
+    expect(directory.dropUnused()).toBeGreaterThan(0);
+    // Deleted behind the directory's back: the kept device still answers from the cache, the dropped one is
+    // looked up (and is gone).
+    await server.ctx.db
+      .deleteFrom('devices')
+      .where('terminal_id', 'in', ['868120000077006', '868120000077007'])
+      .execute();
+    expect((await directory.find('868120000077006'))?.id).toBe(ids['868120000077006']);
+    expect(await directory.find('868120000077007')).toBeNull();
+    expect(directory.dropUnused()).toBe(0);
   });
 
   it('preloads the most recently seen first, up to the limit, and nothing when switched off', async () => {
