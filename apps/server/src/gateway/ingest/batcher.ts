@@ -64,10 +64,6 @@ const MARK_DIRTY_FROM = `INSERT INTO stat_dirty (device_id, from_time, to_time)
     to_time = GREATEST(stat_dirty.to_time, EXCLUDED.to_time)`;
 
 const MARK_DIRTY = MARK_DIRTY_FROM.replace('$DEV', '$1').replace('$FROM', '$2').replace('$TO', '$3');
-/** Positions and dirty marks in one statement (one round trip on the fast path). */
-const INSERT_POSITIONS_MARKING = `WITH dirty AS (${MARK_DIRTY_FROM.replace('$DEV', '$13').replace('$FROM', '$14').replace('$TO', '$15')})
-${INSERT_POSITIONS}`;
-
 /** Per device, the earliest and latest time a batch touched, as three array literals (device ids ascending). */
 function dirtyParams(records: IngestRecord[]): string[] | null {
   const spans = new Map<string, [number, number]>();
@@ -341,20 +337,21 @@ export class IngestBatcher {
     if (hasPositions) await this.partitions.ensure(times);
     const alarms = alarmParam(batch);
     const dirty = this.opts.statistics ? dirtyParams(batch) : null;
-    if (!alarms && !pastDays) {
-      if (hasPositions) {
-        if (dirty) await this.pool.query(INSERT_POSITIONS_MARKING, [...positionParams(batch), ...dirty]);
-        else await this.pool.query(INSERT_POSITIONS, positionParams(batch));
-      }
+    if (!alarms && !pastDays && !dirty) {
+      if (hasPositions) await this.pool.query(INSERT_POSITIONS, positionParams(batch));
       return [];
     }
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
       if (hasPositions) await client.query(INSERT_POSITIONS, positionParams(batch));
-      if (dirty) await client.query(MARK_DIRTY, dirty);
       if (pastDays) await client.query(INVALIDATE_SEGMENTS_SQL, [JSON.stringify([...pastDays.values()])]);
       const inserted = alarms ? (await client.query<AlarmRow>(INSERT_ALARMS, [alarms])).rows : [];
+      // The marks last, just before the commit: every batch of a busy fleet marks the same devices, and their rows
+      // stay locked from the mark to the commit, so the concurrent writers queue behind each other only for that
+      // moment (marking in the positions statement held them for the whole insert: measured 0.54 of the unmarked
+      // ingest rate on a loaded machine, 0.9–1.0 on a quiet one).
+      if (dirty) await client.query(MARK_DIRTY, dirty);
       await client.query('COMMIT');
       if (pastDays) this.opts.segments?.onPastDays();
       return inserted;
