@@ -2,27 +2,16 @@
 // playwright-core (never a downloaded browser).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SimulatedDevice, VehicleTrack } from '@carhere/simulator';
+import { freePort } from '../apps/server/src/testing/ports.ts';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterEach } from 'vitest';
 
 export const ADMIN_PASSWORD = 'E2e-admin-pass-1';
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const SCREENSHOTS = join(import.meta.dirname, 'screenshots');
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
 
 export interface RunningPlatform {
   baseUrl: string;

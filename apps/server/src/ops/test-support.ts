@@ -4,25 +4,16 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { freshPostgresDatabase } from '../testing/harness.ts';
+import { freePort } from '../testing/ports.ts';
 
 const repo = resolve(import.meta.dirname, '../../../..');
 export const NATS_SERVER = process.env.NATS_SERVER_BIN ?? '/usr/sbin/nats-server';
 export const PG_BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
 
-export function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolvePort(port));
-    });
-    s.on('error', reject);
-  });
-}
 
 async function until(check: () => Promise<boolean> | boolean, timeoutMs: number, what: string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
