@@ -5,9 +5,9 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SimulatedDevice, VehicleTrack } from '@carhere/simulator';
-import { freePort } from '../apps/server/src/testing/ports.ts';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterEach } from 'vitest';
+import { freePort } from '../apps/server/src/testing/ports.ts';
 
 export const ADMIN_PASSWORD = 'E2e-admin-pass-1';
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
