@@ -4,6 +4,14 @@ import type { ProtocolName } from '@carhere/protocols';
 import type { ConnectionCodec } from './protocol.ts';
 import { Session, type SessionContext } from './session.ts';
 
+/**
+ * Connections the kernel may hold finished but not yet accepted. In a reconnect storm the device's side of the
+ * handshake completes before the gateway accepts; beyond this queue the kernel drops the handshake's last packet
+ * and the device only gets in after its SYN-ACK retransmits (1, 2, 4 … s). The kernel caps the figure at
+ * net.core.somaxconn (4096 on many systems): docs/deployment.md says when to raise it.
+ */
+const ACCEPT_BACKLOG = 65_535;
+
 export class DeviceListener {
   private server: Server | null = null;
   private boundPort = 0;
@@ -28,7 +36,7 @@ export class DeviceListener {
     server.on('error', (err) => this.ctx.onError(err));
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen({ port: this.port, host: this.host, backlog: 4096 }, () => {
+      server.listen({ port: this.port, host: this.host, backlog: ACCEPT_BACKLOG }, () => {
         server.off('error', reject);
         resolve();
       });
