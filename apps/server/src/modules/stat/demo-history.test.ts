@@ -27,6 +27,21 @@ describe('demo history', () => {
     for (let i = 1; i < a.fixes.t.length; i++) expect(a.fixes.t[i]).toBeGreaterThan(a.fixes.t[i - 1]);
   });
 
+  it("fills the account's yesterday (UTC+8) at any hour, and today up to the end", () => {
+    const beijingDate = (t: number) => new Date(t + 8 * 3_600_000).toISOString().slice(0, 10);
+    // 16:25 UTC is 00:25 of the next day in Beijing: yesterday there is the UTC date itself.
+    const lateUtc = Date.UTC(2026, 10, 27, 16, 25);
+    const late = demoHistory(42, lateUtc).fixes.t.filter((t) => t < lateUtc);
+    expect(late.filter((t) => beijingDate(t) === '2026-11-27').length).toBeGreaterThan(50);
+    expect(new Set(late.map(beijingDate)).size).toBe(DEMO_HISTORY_DAYS);
+    // 05:00 UTC is 13:00 in Beijing: the morning's drives are there, and the 30 days before.
+    const noon = Date.UTC(2026, 10, 27, 5, 0);
+    const morning = demoHistory(42, noon).fixes.t.filter((t) => t < noon);
+    expect(morning.filter((t) => beijingDate(t) === '2026-11-27').length).toBeGreaterThan(0);
+    expect(morning.filter((t) => beijingDate(t) === '2026-11-26').length).toBeGreaterThan(50);
+    expect(new Set(morning.map(beijingDate)).size).toBe(DEMO_HISTORY_DAYS + 1);
+  });
+
   it('shows 30 days of figures in the statistics at once', async () => {
     const now = Date.now();
     const res = await demo.post<{

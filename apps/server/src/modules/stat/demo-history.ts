@@ -12,6 +12,8 @@ export const DEMO_HISTORY_DAYS = 30;
 const DRIVE_STEP_S = 30;
 const PARKED_STEP_S = 300;
 const CENTRE = { lat: 39.915, lon: 116.404 };
+/** The demo account's zone (Asia/Shanghai, UTC+8 all year). */
+const LOCAL_OFFSET_MS = 8 * 3_600_000;
 
 function seeded(seed: number): () => number {
   let s = seed >>> 0 || 1;
@@ -42,7 +44,7 @@ interface DemoAlarm {
   speed: number;
 }
 
-/** One device's history: per day 2–4 trips between stays, parked overnight without fixes. */
+/** One device's history: per day 2–4 trips between stays, parked overnight without fixes (today's may run past `endMs`: the caller keeps what comes before it). */
 export function demoHistory(
   seed: number,
   endMs: number,
@@ -62,10 +64,15 @@ export function demoHistory(
     fixes.acc.push(acc);
   };
   const dayMs = 86_400_000;
-  const firstDay = Math.floor(endMs / dayMs) * dayMs - days * dayMs;
-  for (let d = 0; d < days; d++) {
-    // 07:00–09:00 local (UTC+8) start: 23:00–01:00 UTC the day before
-    let t = firstDay + d * dayMs - 3_600_000 + Math.floor(rnd() * 7_200_000);
+  // Days are the demo account's days (UTC+8, the platform's default zone), as the statistics count them: the
+  // `days` full days before today there, and today's drives up to `endMs` (the caller drops what comes after).
+  // (UTC days would leave the account's yesterday empty from 16:00 to 24:00 UTC, when it is already tomorrow there.)
+  const today = Math.floor((endMs + LOCAL_OFFSET_MS) / dayMs) * dayMs - LOCAL_OFFSET_MS;
+  const firstDay = today - days * dayMs;
+  for (let d = 0; d <= days; d++) {
+    // trips start 07:00–09:00 local
+    let t = firstDay + d * dayMs + 7 * 3_600_000 + Math.floor(rnd() * 7_200_000);
+    if (t >= endMs) break;
     const trips = 2 + Math.floor(rnd() * 3);
     for (let k = 0; k < trips; k++) {
       // drive: a few straight legs towards a point within ~12 km of the centre
