@@ -1,6 +1,7 @@
 // /index/count/countMileage (main:stat_mileage): mileage, running, stops, engine and idle time, top speed,
 // overspeeds and alarms per device and day, with totals, per-device totals and mileage per day as bars.
 import { SearchOutlined } from '@ant-design/icons';
+import { daysOverlapping } from '@carhere/domain';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Col, Empty, Row, Segmented, Statistic, Table, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
@@ -24,7 +25,7 @@ const CHART_DEVICES = 8;
 export default function MileagePage() {
   const { t } = useTranslation('count');
   const f = useFormat();
-  const { period, setPeriod, range, error: periodError, refresh } = usePeriod(7);
+  const { period, setPeriod, range, zone, error: periodError, refresh } = usePeriod(7);
   const [scope, setScope] = useState<ScopeValue>(DEFAULT_SCOPE);
   const [view, setView] = useState<View>('days');
   const ready = range !== null && scopeReady(scope);
@@ -36,7 +37,16 @@ export default function MileagePage() {
   });
   const rows = useMemo(() => mergeDays(query.data ?? []), [query.data]);
   const totals = useMemo(() => totalsOf(rows), [rows]);
-  const chart = useMemo(() => mileageSeries(rows, CHART_DEVICES, t('chart.others')), [rows, t]);
+  const chart = useMemo(
+    () =>
+      mileageSeries(
+        rows,
+        CHART_DEVICES,
+        t('chart.others'),
+        range && rows.length > 0 ? daysOverlapping(range.begin, range.end, zone) : [],
+      ),
+    [rows, t, range, zone],
+  );
   const tableRows: TableRow[] = useMemo(
     () =>
       view === 'days'

@@ -67,6 +67,13 @@ describe('statistics figures', () => {
     expect(mileageSeries(rows.slice(0, 2), 3, 'others').series.map((s) => s.name)).toEqual(['car A', 'car B']);
   });
 
+  it('puts every day of the searched range on the axis, days without rows at 0', () => {
+    const rows = [day('A', '2026-11-02', 100), day('A', '2026-11-04', 40)];
+    const { days, series } = mileageSeries(rows, 3, 'others', ['2026-11-01', '2026-11-02', '2026-11-03', '2026-11-04']);
+    expect(days).toEqual(['2026-11-01', '2026-11-02', '2026-11-03', '2026-11-04']);
+    expect(series).toEqual([{ name: 'car A', values: [0, 100, 0, 40] }]);
+  });
+
   it('sums alarms per type over devices, without empty types', () => {
     const counts: AlarmCount[] = [
       { terminalID: 'A', displayName: 'a', alarmType: 1, count: 2 },

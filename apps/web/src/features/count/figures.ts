@@ -58,14 +58,17 @@ export function daysOf(rows: readonly DayRow[]): string[] {
 
 /**
  * Mileage per day as bars: one stacked series per device for up to `maxSeries` devices (the largest), the rest
- * summed into one series named `othersName`.
+ * summed into one series named `othersName`. The axis has every day of `rangeDays` and of the rows (a device's
+ * days are its owner's, which may differ from the viewer's zone by one).
  */
 export function mileageSeries(
   rows: readonly DayRow[],
   maxSeries: number,
   othersName: string,
+  /** Every day of the searched range: days without any row are on the axis too, at 0 (not left out). */
+  rangeDays: readonly string[] = [],
 ): { days: string[]; series: BarSeries[] } {
-  const days = daysOf(rows);
+  const days = [...new Set([...rangeDays, ...daysOf(rows)])].sort();
   const index = new Map(days.map((d, i) => [d, i]));
   const ranked = perDevice(rows);
   const shown = ranked.slice(0, ranked.length > maxSeries ? maxSeries - 1 : maxSeries);
