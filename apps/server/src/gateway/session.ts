@@ -336,9 +336,10 @@ export class Session implements RegisteredSession {
     // The directory read the code with the device: a terminal presenting it is admitted without another query
     // (and while the database is away); any other code is checked against the database.
     const cached = device.jt808AuthCode ?? null;
-    const stored = cached !== null && sameCode(presented, cached) ? cached : await this.ctx.authCodes.stored(device.id);
+    const fromCache = cached !== null && sameCode(presented, cached);
+    const stored = fromCache ? cached : await this.ctx.authCodes.stored(device.id);
     if (this.closed) return;
-    if (stored === null || !sameCode(presented, stored)) {
+    if (!fromCache && (stored === null || !sameCode(presented, stored))) {
       this.ctx.log.write({
         terminalId: device.terminalId,
         deviceId: device.id,
