@@ -66,7 +66,7 @@ if (o.kind === 'bare') {
     s.on('close', () => sockets.delete(s));
     s.on('error', () => {});
   });
-  server.listen({ port: o.port, host: '127.0.0.1', backlog: 4096 }, () => {
+  server.listen({ port: o.port, host: '127.0.0.1', backlog: 65_535 }, () => {
     const port = (server.address() as { port: number }).port;
     readyCpu = process.cpuUsage();
     out({ event: 'ready', port, jt808Port: port });

@@ -51,6 +51,26 @@ interface StormResult {
   p50: number;
   p99: number;
   serverCpuMs?: number;
+  /** Handshakes the kernel dropped because the server's accept queue was full (machine-wide, during this storm). */
+  overflows?: number;
+}
+
+/**
+ * The kernel's count of connections dropped on a full accept queue (TcpExt ListenOverflows): each such device
+ * gets in only after its retransmits (1, 2, 4 … s), so a storm with many measures the kernel's timers too.
+ * net.core.somaxconn caps the queue (docs/deployment.md). Null where /proc/net/netstat is not readable.
+ */
+function listenOverflows(): number | null {
+  try {
+    const lines = readFileSync('/proc/net/netstat', 'utf8').split('\n');
+    const at = lines.findIndex((l) => l.startsWith('TcpExt:'));
+    const names = lines[at].split(/\s+/);
+    const values = lines[at + 1].split(/\s+/);
+    const i = names.indexOf('ListenOverflows');
+    return i > 0 ? Number(values[i]) : null;
+  } catch {
+    return null;
+  }
 }
 
 async function storm(server: JsonChild, protocol: Protocol): Promise<StormResult> {
@@ -65,12 +85,16 @@ async function storm(server: JsonChild, protocol: Protocol): Promise<StormResult
     authCode: AUTH_CODE,
     sources: SOURCES,
   });
+  const overflowsBefore = listenOverflows();
   try {
     const result = await client.next<StormResult>('result', 600_000);
+    const overflowsAfter = listenOverflows();
+    const overflows =
+      overflowsBefore === null || overflowsAfter === null ? undefined : overflowsAfter - overflowsBefore;
     // The server's CPU time from its start to the last login answered (the storm's whole cost in that process).
     server.process.kill('SIGUSR1');
     const cpu = await server.next<{ ms: number }>('cpu', 10_000);
-    return { ...result, serverCpuMs: cpu.ms };
+    return { ...result, serverCpuMs: cpu.ms, overflows };
   } finally {
     // The client resets its connections (no TIME_WAIT left for the next storm's client ports), then the server goes.
     await client.stop();
@@ -83,7 +107,17 @@ const line = (label: string, r: StormResult) =>
   `${label.padEnd(26)} ${r.logins} logins${r.failed > 0 ? ` (${r.failed} failed)` : ''}, last ACK after ${round(r.lastAckMs / 1000, 2)} s ` +
   `(last connected after ${round(r.lastConnectMs / 1000, 2)} s), ` +
   `round trip p50 ${Math.round(r.p50)} ms, p99 ${Math.round(r.p99)} ms, ${Math.round(r.logins / (r.lastAckMs / 1000))} logins/s, ` +
-  `server CPU ${Math.round(r.serverCpuMs ?? Number.NaN)} ms`;
+  `server CPU ${Math.round(r.serverCpuMs ?? Number.NaN)} ms` +
+  (r.overflows === undefined ? '' : `, accept queue overflows ${r.overflows}`);
+
+function somaxconn(): string {
+  try {
+    return readFileSync('/proc/sys/net/core/somaxconn', 'utf8').trim();
+  } catch {
+    return 'unknown';
+  }
+}
+console.log(`accept queue cap (net.core.somaxconn): ${somaxconn()}; both servers ask for 65,535 and get the smaller`);
 
 const store = await scratchPostgres('carhere_bench_storm');
 type Pair = { bare: StormResult; gateway: StormResult };
@@ -188,6 +222,7 @@ async function acrossWorkers(url: string): Promise<void> {
     // Every load process is started (tsx, a few seconds each on a loaded box) before any of them storms.
     await Promise.all(clients.map((c) => c.next('ready', 300_000)));
     const peaks = watchFiles(server.child.pid as number);
+    const overflowsBefore = listenOverflows();
     const startedAt = Date.now();
     for (const c of clients) c.process.stdin?.write('go\n');
     const rs = await Promise.all(clients.map((c) => c.next<StormResult & { lastAckAt: number }>('result', 900_000)));
@@ -201,6 +236,11 @@ async function acrossWorkers(url: string): Promise<void> {
         `p50 ${Math.round(Math.min(...rs.map((r) => r.p50)))}–${Math.round(Math.max(...rs.map((r) => r.p50)))} ms, ` +
         `p99 up to ${Math.round(Math.max(...rs.map((r) => r.p99)))} ms`,
     );
+    const overflowsAfter = listenOverflows();
+    if (overflowsBefore !== null && overflowsAfter !== null)
+      console.log(
+        `  accept queue overflows (handshakes dropped, retried by the devices): ${overflowsAfter - overflowsBefore}`,
+      );
     console.log(`  open files at most (per server process, limit ${fileLimit()}): ${peaks.describe()}`);
     const trouble = server
       .output()
