@@ -9,6 +9,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // One migrated PGlite cluster per run, copied by every in-memory test server (apps/server/src/testing).
+    globalSetup: ['apps/server/src/testing/globalSetup.ts'],
     // Vitest's default is one worker fewer than the cores: one worker on a 2-core CI machine. These tests spend much
     // of their time waiting on sockets, timers and the database, so two run side by side in about half the time.
     maxWorkers: 2,

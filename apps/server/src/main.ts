@@ -62,12 +62,18 @@ export interface StartOptions {
   prepareDatabase?: boolean;
   /** The text GET /metrics answers (a cluster primary adds its workers' figures). */
   metrics?: () => Promise<string>;
+  /** An in-memory PGlite starts from this data-directory snapshot (db/connection.ts; test servers). */
+  databaseSnapshot?: Blob;
 }
 
 export async function startServer(config: Config, opts: StartOptions = {}): Promise<Running> {
   const role = opts.role ?? 'all';
   const parts = partsOf(role);
-  const dbHandle = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const dbHandle = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    snapshot: opts.databaseSnapshot,
+  });
   if (opts.prepareDatabase !== false) await migrate(dbHandle.pool);
   // The key that seals secrets at rest (TOTP secrets, network credentials): SECRET_KEY, DATA_DIR/secret.key or
   // the database; see security/secretBox.ts.

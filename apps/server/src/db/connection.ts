@@ -26,6 +26,12 @@ export interface DbOptions {
   /** Directory for PGlite's data; 'memory://' keeps it in memory (tests). */
   dataDir?: string;
   poolSize?: number;
+  /**
+   * PGlite in memory only: start from this data-directory snapshot (PGlite's dumpDataDir) instead of a new
+   * cluster. The test harness passes one migrated cluster made once per run, which spares each test server the
+   * embedded initdb and the migrations.
+   */
+  snapshot?: Blob;
 }
 
 export async function openDatabase(opts: DbOptions): Promise<DbHandle> {
@@ -53,7 +59,10 @@ export async function openDatabase(opts: DbOptions): Promise<DbHandle> {
     mkdirSync(dir, { recursive: true });
     dataPath = join(dir, 'pglite');
   }
-  const pglite = await PGlite.create(dataPath);
+  const pglite = await PGlite.create(
+    dataPath,
+    opts.snapshot && dir.startsWith('memory://') ? { loadDataDir: opts.snapshot } : {},
+  );
   const pool = new pg.Pool(createPgConfig(pglite) as unknown as pg.PoolConfig);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {

@@ -1,9 +1,11 @@
 // Test servers for database and API tests: embedded PGlite in memory by default, or a fresh database on the
 // PostgreSQL server named by DATABASE_URL (created for the test file and dropped afterwards).
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { type Config, loadConfig } from '../config.ts';
 import { type Running, type StartOptions, startServer } from '../main.ts';
+import { SNAPSHOT_ENV } from './globalSetup.ts';
 
 /** The sealing key of test servers (never a real deployment's). */
 const TEST_SECRET_KEY = '7e57'.repeat(16);
@@ -27,6 +29,16 @@ export async function freshPostgresDatabase(baseUrl: string): Promise<{ url: str
       await c.end();
     },
   };
+}
+
+let snapshot: Blob | undefined;
+
+/** The run's migrated PGlite cluster (globalSetup.ts), read once per test process; none outside Vitest. */
+function migratedSnapshot(): Blob | undefined {
+  const file = process.env[SNAPSHOT_ENV];
+  if (!file) return undefined;
+  snapshot ??= new Blob([readFileSync(file)]);
+  return snapshot;
 }
 
 export interface TestServer extends Running {
@@ -56,7 +68,11 @@ export async function createTestServer(overrides: Partial<Config> = {}, opts: St
     webDist: '/nonexistent',
     ...overrides,
   };
-  const running = await startServer(config, { listen: false, ...opts });
+  // An in-memory PGlite starts from the run's migrated cluster (a file-level copy of what initdb and the
+  // migrations make); the server's own start still runs `migrate` (nothing left to apply) and the first-run seed.
+  const databaseSnapshot =
+    !config.databaseUrl && config.dataDir.startsWith('memory://') ? migratedSnapshot() : undefined;
+  const running = await startServer(config, { listen: false, databaseSnapshot, ...opts });
   return {
     ...running,
     config,
