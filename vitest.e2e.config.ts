@@ -11,5 +11,7 @@ export default defineConfig({
     // test pass in one clean clone and fail in another on the same commit. A test that fails twice still fails.
     retry: 1,
     pool: 'forks',
+    // One migrated data directory per run, copied into each platform's (e2e/globalSetup.ts).
+    globalSetup: ['e2e/globalSetup.ts'],
   },
 });

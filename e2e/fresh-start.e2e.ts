@@ -24,7 +24,11 @@ describe('a new user’s npm start', () => {
   let platform: RunningPlatform;
   beforeAll(async () => {
     // No ADMIN_PASSWORD, no NB_CALLBACK_TOKEN, no SECRET_KEY; the demo on, as `npm start` has it by default.
-    platform = await startPlatform({ ADMIN_PASSWORD: '', DEMO: '1', NB_CALLBACK_TOKEN: '', SECRET_KEY: '' });
+    // An empty data directory, as a new user has it.
+    platform = await startPlatform(
+      { ADMIN_PASSWORD: '', DEMO: '1', NB_CALLBACK_TOKEN: '', SECRET_KEY: '' },
+      { emptyDataDir: true },
+    );
   });
   afterAll(async () => {
     await platform?.stop();

@@ -1,13 +1,14 @@
 // Browser-suite helpers: `npm start` on a temporary data dir with free ports, and Debian's Chromium through
 // playwright-core (never a downloaded browser).
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SimulatedDevice, VehicleTrack } from '@carhere/simulator';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterEach } from 'vitest';
 import { freePort } from '../apps/server/src/testing/ports.ts';
+import { TEMPLATE_ENV } from './globalSetup.ts';
 
 export const ADMIN_PASSWORD = 'E2e-admin-pass-1';
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -24,23 +25,37 @@ export interface RunningPlatform {
   stop(): Promise<void>;
 }
 
+export interface PlatformOptions {
+  /**
+   * Start on an empty data directory, as a new user's first `npm start` does (PGlite's initdb and every
+   * migration run in the server). Otherwise the data directory starts with the run's migrated database
+   * (globalSetup.ts) and nothing else.
+   */
+  emptyDataDir?: boolean;
+}
+
 /**
  * Starts the product the way a user does (`npm start`) and waits for /api/health. The ports are probed free first;
  * another process on the machine can still take one before the server binds it, so a start that fails with
  * EADDRINUSE is tried again on new ports (at most three times).
  */
-export async function startPlatform(env: Record<string, string> = {}): Promise<RunningPlatform> {
+export async function startPlatform(
+  env: Record<string, string> = {},
+  options: PlatformOptions = {},
+): Promise<RunningPlatform> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startPlatformOnce(env);
+      return await startPlatformOnce(env, options);
     } catch (err) {
       if (attempt >= 3 || !String((err as Error).message).includes('EADDRINUSE')) throw err;
     }
   }
 }
 
-async function startPlatformOnce(env: Record<string, string>): Promise<RunningPlatform> {
+async function startPlatformOnce(env: Record<string, string>, options: PlatformOptions): Promise<RunningPlatform> {
   const dataDir = mkdtempSync(join(tmpdir(), 'carhere-e2e-'));
+  const template = process.env[TEMPLATE_ENV];
+  if (template && !options.emptyDataDir) cpSync(template, dataDir, { recursive: true });
   const [port, gt06Port, jt808Port, osmandPort] = [
     await freePort(),
     await freePort(),
@@ -80,7 +95,7 @@ async function startPlatformOnce(env: Record<string, string>): Promise<RunningPl
       // not up yet
     }
     if (Date.now() > deadline) throw new Error(`npm start did not answer /api/health in 180 s:\n${output}`);
-    await new Promise((r) => setTimeout(r, 500));
+    await new Promise((r) => setTimeout(r, 100));
   }
   return {
     baseUrl,
