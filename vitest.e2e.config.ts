@@ -11,6 +11,10 @@ export default defineConfig({
     // test pass in one clean clone and fail in another on the same commit. A test that fails twice still fails.
     retry: 1,
     pool: 'forks',
+    // expect.poll waits 1 s by default: on a loaded machine a browser can take longer to re-render after a click
+    // (seen: a drawer still closing after 1 s). A poll that matches returns at once, so this only lengthens a
+    // failure.
+    expect: { poll: { timeout: 15_000 } },
     // One migrated data directory per run, copied into each platform's (e2e/globalSetup.ts).
     globalSetup: ['e2e/globalSetup.ts'],
   },

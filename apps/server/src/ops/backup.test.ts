@@ -94,7 +94,8 @@ describe.skipIf(!!process.env.DATABASE_URL)('backup and restore of the embedded 
     const again = await runCarhere(['restore', file], { DATA_DIR: fresh, DATABASE_URL: '' });
     expect(again.code).toBe(1);
     expect(again.output).toContain('already holds a database');
-  });
+    // A data-directory server, three command-line runs and three PGlite opens: 64 s once on a loaded CI machine.
+  }, 240_000);
 
   it('with PostgreSQL it points at pg_dump / pg_restore', async () => {
     const res = await runCarhere(['backup', join(root, 'x.tar.gz')], { DATABASE_URL: 'postgres://db.example/x' });
