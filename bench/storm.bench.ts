@@ -73,6 +73,15 @@ function listenOverflows(): number | null {
   }
 }
 
+/** Starts counting dropped handshakes; the function answers how many since (undefined where not readable). */
+function countOverflows(): () => number | undefined {
+  const before = listenOverflows();
+  return () => {
+    const after = listenOverflows();
+    return before === null || after === null ? undefined : after - before;
+  };
+}
+
 async function storm(server: JsonChild, protocol: Protocol): Promise<StormResult> {
   const ready = await server.next<{ port: number; jt808Port: number }>('ready', 120_000);
   const client = spawnJsonChild('lib-gateway-load.ts', {
@@ -85,12 +94,10 @@ async function storm(server: JsonChild, protocol: Protocol): Promise<StormResult
     authCode: AUTH_CODE,
     sources: SOURCES,
   });
-  const overflowsBefore = listenOverflows();
+  const dropped = countOverflows();
   try {
     const result = await client.next<StormResult>('result', 600_000);
-    const overflowsAfter = listenOverflows();
-    const overflows =
-      overflowsBefore === null || overflowsAfter === null ? undefined : overflowsAfter - overflowsBefore;
+    const overflows = dropped();
     // The server's CPU time from its start to the last login answered (the storm's whole cost in that process).
     server.process.kill('SIGUSR1');
     const cpu = await server.next<{ ms: number }>('cpu', 10_000);
@@ -222,7 +229,7 @@ async function acrossWorkers(url: string): Promise<void> {
     // Every load process is started (tsx, a few seconds each on a loaded box) before any of them storms.
     await Promise.all(clients.map((c) => c.next('ready', 300_000)));
     const peaks = watchFiles(server.child.pid as number);
-    const overflowsBefore = listenOverflows();
+    const dropped = countOverflows();
     const startedAt = Date.now();
     for (const c of clients) c.process.stdin?.write('go\n');
     const rs = await Promise.all(clients.map((c) => c.next<StormResult & { lastAckAt: number }>('result', 900_000)));
@@ -236,11 +243,9 @@ async function acrossWorkers(url: string): Promise<void> {
         `p50 ${Math.round(Math.min(...rs.map((r) => r.p50)))}–${Math.round(Math.max(...rs.map((r) => r.p50)))} ms, ` +
         `p99 up to ${Math.round(Math.max(...rs.map((r) => r.p99)))} ms`,
     );
-    const overflowsAfter = listenOverflows();
-    if (overflowsBefore !== null && overflowsAfter !== null)
-      console.log(
-        `  accept queue overflows (handshakes dropped, retried by the devices): ${overflowsAfter - overflowsBefore}`,
-      );
+    const overflows = dropped();
+    if (overflows !== undefined)
+      console.log(`  accept queue overflows (handshakes dropped, retried by the devices): ${overflows}`);
     console.log(`  open files at most (per server process, limit ${fileLimit()}): ${peaks.describe()}`);
     const trouble = server
       .output()

@@ -6,9 +6,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { createPgConfig } from '@electric-sql/pglite/node-postgres';
-import pg from 'pg';
+import { openDatabase } from '../db/connection.ts';
 import { migrate } from '../db/migrate.ts';
 
 /** Where the test processes find the snapshot file (an environment variable: they are other processes). */
@@ -18,17 +16,17 @@ export default async function setup(): Promise<(() => void) | undefined> {
   // On PostgreSQL the test servers' databases are made there; the PGlite snapshot would go unused.
   if (process.env.DATABASE_URL) return undefined;
   const dir = mkdtempSync(join(tmpdir(), 'carhere-test-template-'));
-  const pglite = await PGlite.create('memory://');
-  const pool = new pg.Pool(createPgConfig(pglite) as unknown as pg.PoolConfig);
+  const db = await openDatabase({ dataDir: 'memory://' });
   try {
-    await migrate(pool);
+    await migrate(db.pool);
+    const dump = await db.pglite?.dumpDataDir('none');
+    if (!dump) throw new Error('an in-memory database without PGlite');
     const file = join(dir, 'pglite.tar');
-    writeFileSync(file, Buffer.from(await (await pglite.dumpDataDir('none')).arrayBuffer()));
+    writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
     // The test processes are started after this and inherit the variable.
     process.env[SNAPSHOT_ENV] = file;
   } finally {
-    await pool.end();
-    await pglite.close();
+    await db.close();
   }
   return () => rmSync(dir, { recursive: true, force: true });
 }

@@ -69,10 +69,9 @@ export async function createTestServer(overrides: Partial<Config> = {}, opts: St
     ...overrides,
   };
   // An in-memory PGlite starts from the run's migrated cluster (a file-level copy of what initdb and the
-  // migrations make); the server's own start still runs `migrate` (nothing left to apply) and the first-run seed.
-  const databaseSnapshot =
-    !config.databaseUrl && config.dataDir.startsWith('memory://') ? migratedSnapshot() : undefined;
-  const running = await startServer(config, { listen: false, databaseSnapshot, ...opts });
+  // migrations make; openDatabase uses it for memory:// only); the server's own start still runs `migrate`
+  // (nothing left to apply) and the first-run seed.
+  const running = await startServer(config, { listen: false, databaseSnapshot: migratedSnapshot(), ...opts });
   return {
     ...running,
     config,

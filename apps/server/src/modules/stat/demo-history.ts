@@ -2,7 +2,7 @@
 // between stays, an occasional SOS and overspeed — written straight into positions and alarms with bulk
 // inserts (not through TCP), then rolled up into the daily rows, so every statistics screen shows real figures
 // at once. Deterministic (seeded) so every fresh install looks the same.
-import { greatCircleMetres } from '@carhere/domain';
+import { addCalendarDays, greatCircleMetres, STATISTICS_DEFAULT_ZONE, startOfDay } from '@carhere/domain';
 import type pg from 'pg';
 import { PartitionManager } from '../../gateway/ingest/partitions.ts';
 import { markForRebuild, runRollup } from './rollup.ts';
@@ -12,8 +12,6 @@ export const DEMO_HISTORY_DAYS = 30;
 const DRIVE_STEP_S = 30;
 const PARKED_STEP_S = 300;
 const CENTRE = { lat: 39.915, lon: 116.404 };
-/** The demo account's zone (Asia/Shanghai, UTC+8 all year). */
-const LOCAL_OFFSET_MS = 8 * 3_600_000;
 
 function seeded(seed: number): () => number {
   let s = seed >>> 0 || 1;
@@ -63,15 +61,14 @@ export function demoHistory(
     fixes.course.push(course);
     fixes.acc.push(acc);
   };
-  const dayMs = 86_400_000;
-  // Days are the demo account's days (UTC+8, the platform's default zone), as the statistics count them: the
-  // `days` full days before today there, and today's drives up to `endMs` (the caller drops what comes after).
-  // (UTC days would leave the account's yesterday empty from 16:00 to 24:00 UTC, when it is already tomorrow there.)
-  const today = Math.floor((endMs + LOCAL_OFFSET_MS) / dayMs) * dayMs - LOCAL_OFFSET_MS;
-  const firstDay = today - days * dayMs;
+  // Days are the demo account's days (its zone is the statistics' default, Asia/Shanghai), as the statistics count
+  // them: the `days` full days before today there, and today's drives up to `endMs` (the caller drops what comes
+  // after). (UTC days would leave the account's yesterday empty from 16:00 to 24:00 UTC, already tomorrow there.)
+  const firstDay = addCalendarDays(startOfDay(endMs, STATISTICS_DEFAULT_ZONE), -days, STATISTICS_DEFAULT_ZONE);
   for (let d = 0; d <= days; d++) {
     // trips start 07:00–09:00 local
-    let t = firstDay + d * dayMs + 7 * 3_600_000 + Math.floor(rnd() * 7_200_000);
+    const midnight = addCalendarDays(firstDay, d, STATISTICS_DEFAULT_ZONE);
+    let t = midnight + 7 * 3_600_000 + Math.floor(rnd() * 7_200_000);
     if (t >= endMs) break;
     const trips = 2 + Math.floor(rnd() * 3);
     for (let k = 0; k < trips; k++) {
