@@ -5,18 +5,22 @@ import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { type Config, loadConfig } from '../config.ts';
 import { type Running, type StartOptions, startServer } from '../main.ts';
-import { SNAPSHOT_ENV } from './globalSetup.ts';
+import { SNAPSHOT_ENV, TEMPLATE_ENV } from './globalSetup.ts';
 
 /** The sealing key of test servers (never a real deployment's). */
 const TEST_SECRET_KEY = '7e57'.repeat(16);
 
 export const TEST_ADMIN_PASSWORD = 'Admin-pass-1';
 
-export async function freshPostgresDatabase(baseUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+/** A new, empty database on the PostgreSQL server of `baseUrl`, or a copy of `template` when one is named. */
+export async function freshPostgresDatabase(
+  baseUrl: string,
+  template?: string,
+): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `carhere_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: baseUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.query(template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`);
   await admin.end();
   const url = new URL(baseUrl);
   url.pathname = `/${name}`;
@@ -51,7 +55,8 @@ export async function createTestServer(overrides: Partial<Config> = {}, opts: St
   let drop: (() => Promise<void>) | undefined;
   let databaseUrl: string | undefined;
   if (process.env.DATABASE_URL) {
-    const fresh = await freshPostgresDatabase(process.env.DATABASE_URL);
+    // A copy of the run's migrated template database (globalSetup.ts), when Vitest made one.
+    const fresh = await freshPostgresDatabase(process.env.DATABASE_URL, process.env[TEMPLATE_ENV]);
     databaseUrl = fresh.url;
     drop = fresh.drop;
   }
