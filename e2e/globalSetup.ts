@@ -7,13 +7,17 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDatabase } from '../apps/server/src/db/connection.ts';
-import { migrate } from '../apps/server/src/db/migrate.ts';
 
-/** Where the test process finds the folder (an environment variable: the test files run in other processes). */
+/**
+ * Where the test process finds the folder (an environment variable: the test files run in other processes).
+ * Every test file imports this module (through harness.ts) for the name alone, so the database modules are
+ * imported inside setup(), not at the top: PGlite is not loaded into every test file's process.
+ */
 export const TEMPLATE_ENV = 'CARHERE_E2E_DATA_TEMPLATE';
 
 export default async function setup(): Promise<() => void> {
+  const { openDatabase } = await import('../apps/server/src/db/connection.ts');
+  const { migrate } = await import('../apps/server/src/db/migrate.ts');
   const dir = mkdtempSync(join(tmpdir(), 'carhere-e2e-template-'));
   const db = await openDatabase({ dataDir: dir });
   try {

@@ -8,14 +8,19 @@
 // only: labels cut, sideways scroll, console errors), and three lists are caught loading (their answers held
 // back) to see the skeleton in place of the empty text.
 //
-// Run time: one browser, one page per role, reused across languages and widths; screens are changed inside the
-// single-page app (history.pushState), not reloaded; no sleeps — a visit waits until no spinner or skeleton
-// is left (or 6 s have passed). All problems are collected and reported together at the end of each role.
+// This module holds the checks; three test files run them, each on its own platform so the browser suite's
+// workers can run them side by side: screens-admin.e2e.ts (the admin), screens-roles.e2e.ts (agent, end user,
+// factory role) and screens-languages.e2e.ts (the nine other languages, the skeletons). Every file starts the
+// same demo install with the same three extra accounts.
+//
+// Run time: one browser per file, one page per role, reused across languages and widths; screens are changed
+// inside the single-page app (history.pushState), not reloaded; no sleeps — a visit waits until no spinner or
+// skeleton is left (or 6 s have passed). All problems are collected and reported together at the end of each role.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { canAccessRoute, forcesChineseInterface, permissionsFor, ROLES, ROUTES } from '@carhere/domain';
 import type { Browser, Page, Route } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import {
   ADMIN_PASSWORD,
   apiPost,
@@ -208,15 +213,24 @@ async function go(page: Page, path: string): Promise<void> {
   }, path);
 }
 
-describe('every screen, every role, cn and en, desktop and phone', () => {
-  let platform: RunningPlatform;
-  let browser: Browser;
-  const started = Date.now();
+/** The demo install and the browser a screenshot file's tests run against. */
+export interface ScreensRun {
+  platform: RunningPlatform;
+  browser: Browser;
+}
 
+/**
+ * Registers the file's beforeAll/afterAll: the demo install (DEMO=1) with an agent, an end user under it and a
+ * factory role (each through its first sign-in), and one browser. The object is filled before the first test.
+ */
+export function screensRun(name: string): ScreensRun {
+  const run = {} as ScreensRun;
+  const started = Date.now();
   beforeAll(async () => {
     mkdirSync(OUT, { recursive: true });
-    platform = await startPlatform({ DEMO: '1' });
-    browser = await launchBrowser();
+    const platform = await startPlatform({ DEMO: '1' });
+    const browser = await launchBrowser();
+    Object.assign(run, { platform, browser });
     const page = await browser.newPage();
     await loginAs(page, platform.baseUrl, 'admin', ADMIN_PASSWORD);
     await page.waitForURL('**/index/home');
@@ -239,181 +253,184 @@ describe('every screen, every role, cn and en, desktop and phone', () => {
       await completeFirstSignIn(platform.baseUrl, u, PASSWORD);
   });
   afterAll(async () => {
-    console.log(`screenshot suite: ${Math.round((Date.now() - started) / 1000)} s`);
-    await browser?.close();
-    await platform?.stop();
+    console.log(`screenshot suite (${name}): ${Math.round((Date.now() - started) / 1000)} s`);
+    await run.browser?.close();
+    await run.platform?.stop();
   });
+  return run;
+}
 
-  /**
-   * What a screen must show the account (checked on every visit): a new agent has no devices and no import
-   * quota, so its monitor offers the import and its import screen says whom to ask instead of failing.
-   */
-  const MUST_SHOW: Record<string, Record<string, string>> = {
-    agent: { '/index/home': 'device-list-import', '/index/device/deviceImport': 'import-no-quota' },
-  };
-  const accounts = [
-    { who: 'admin', username: 'admin', password: ADMIN_PASSWORD, role: ROLES.admin },
-    { who: 'agent', username: 'screens-agent', password: PASSWORD, role: ROLES.agent },
-    { who: 'user', username: 'screens-user', password: PASSWORD, role: ROLES.user },
-    { who: 'factory', username: 'screens-factory', password: PASSWORD, role: ROLES.test },
-  ];
+/**
+ * What a screen must show the account (checked on every visit): a new agent has no devices and no import
+ * quota, so its monitor offers the import and its import screen says whom to ask instead of failing.
+ */
+const MUST_SHOW: Record<string, Record<string, string>> = {
+  agent: { '/index/home': 'device-list-import', '/index/device/deviceImport': 'import-no-quota' },
+};
+export const ACCOUNTS = [
+  { who: 'admin', username: 'admin', password: ADMIN_PASSWORD, role: ROLES.admin },
+  { who: 'agent', username: 'screens-agent', password: PASSWORD, role: ROLES.agent },
+  { who: 'user', username: 'screens-user', password: PASSWORD, role: ROLES.user },
+  { who: 'factory', username: 'screens-factory', password: PASSWORD, role: ROLES.test },
+];
 
-  for (const account of accounts) {
-    it(`${account.who}: every screen fits, names every label, logs no error and draws its maps`, async () => {
-      const screens = screensOf(account.role);
-      expect(screens.length).toBeGreaterThan(0);
-      const context = await browser.newContext({ locale: 'en-US', viewport: WIDTHS[0] });
-      // Nothing but Carhere itself: no tiles, no geocoder.
-      await context.route('**/*', (route) =>
-        new URL(route.request().url()).hostname === '127.0.0.1' ? route.continue() : route.abort(),
-      );
-      const page = await context.newPage();
-      const errors: string[] = [];
-      page.on('console', (msg) => {
-        if (msg.type() !== 'error') return;
-        if (isOutsideRefusal(msg.text(), msg.location().url)) return;
-        errors.push(msg.text().slice(0, 200));
-      });
-      page.on('pageerror', (err) => errors.push(`uncaught: ${err.message.slice(0, 200)}`));
-      const problems: string[] = [];
-      try {
-        await loginAs(page, platform.baseUrl, account.username, account.password);
-        await page.waitForURL((url) => !url.pathname.startsWith('/login'));
-        const langs = forcesChineseInterface(account.role) ? (['cn'] as const) : LANGS;
-        for (const lang of langs) {
-          await page.evaluate((l) => localStorage.setItem('useLang', l), lang);
-          await page.reload();
-          await booted(page);
-          for (const size of WIDTHS) {
-            await page.setViewportSize({ width: size.width, height: size.height });
-            for (const path of screens) {
-              errors.length = 0;
-              await go(page, path);
-              await settle(page);
-              const where = `${account.who} ${lang} ${size.width}px ${path}`;
-              let f = await measure(page, LABELS);
-              if (f.blankMap) {
-                // A slow answer (the machine is shared) can hold a map's first draw back: give it 20 s more.
-                await page
-                  .waitForFunction(
-                    () =>
-                      [...document.querySelectorAll<HTMLElement>('[data-testid="map"]')]
-                        .filter((m) => m.getClientRects().length > 0 && m.clientWidth >= 20)
-                        .every((m) => m.dataset.offlineBase),
-                    undefined,
-                    { timeout: 20_000, polling: 200 },
-                  )
-                  .catch(() => undefined);
-                await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-                f = await measure(page, LABELS);
-              }
-              if (f.cut.length > 0) problems.push(`${where}: cut off ${JSON.stringify(f.cut.slice(0, 5))}`);
-              if (f.sideways > 1) problems.push(`${where}: page scrolls sideways by ${f.sideways}px`);
-              if (f.blankMap) problems.push(`${where}: a map without its offline base`);
-              const bare = await bareEmptyLists(page);
-              if (bare > 0) problems.push(`${where}: ${bare} empty list(s) without a hint`);
-              const must = MUST_SHOW[account.who]?.[path];
-              if (must) {
-                const shown = await page
-                  .getByTestId(must)
-                  .first()
-                  .waitFor({ timeout: 10_000 })
-                  .then(() => true)
-                  .catch(() => false);
-                if (!shown) problems.push(`${where}: ${must} is not shown`);
-              }
-              if (errors.length > 0) problems.push(`${where}: console ${JSON.stringify(errors.slice(0, 3))}`);
-              const name = `${account.who}-${lang}-${size.name}${path.replaceAll('/', '_')}.jpg`;
-              await page.screenshot({ path: join(OUT, name), type: 'jpeg', quality: 55 });
-            }
-          }
-        }
-      } finally {
-        await context.close();
-      }
-      expect(problems, problems.join('\n')).toEqual([]);
-    }, 900_000);
-  }
-
-  it('admin: the main screens fit and name every label in the other nine languages; lists load with a skeleton', async () => {
-    const context = await browser.newContext({ locale: 'en-US', viewport: WIDTHS[0] });
-    await context.route('**/*', (route) =>
-      new URL(route.request().url()).hostname === '127.0.0.1' ? route.continue() : route.abort(),
-    );
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('console', (msg) => {
-      if (msg.type() !== 'error') return;
-      if (isOutsideRefusal(msg.text(), msg.location().url)) return;
-      errors.push(msg.text().slice(0, 200));
-    });
-    page.on('pageerror', (err) => errors.push(`uncaught: ${err.message.slice(0, 200)}`));
-    const problems: string[] = [];
-    try {
-      await loginAs(page, platform.baseUrl, 'admin', ADMIN_PASSWORD);
-      await page.waitForURL((url) => !url.pathname.startsWith('/login'));
-      for (const lang of MORE_LANGS) {
-        await page.evaluate((l) => localStorage.setItem('useLang', l), lang);
-        await page.reload();
-        await booted(page);
-        for (const path of MAIN_SCREENS) {
+/** Every screen of the account's role, in cn and en (cn only where the role forces it), at both widths. */
+export async function everyScreen(run: ScreensRun, account: (typeof ACCOUNTS)[number]): Promise<void> {
+  const { platform, browser } = run;
+  const screens = screensOf(account.role);
+  expect(screens.length).toBeGreaterThan(0);
+  const context = await browser.newContext({ locale: 'en-US', viewport: WIDTHS[0] });
+  // Nothing but Carhere itself: no tiles, no geocoder.
+  await context.route('**/*', (route) =>
+    new URL(route.request().url()).hostname === '127.0.0.1' ? route.continue() : route.abort(),
+  );
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (msg) => {
+    if (msg.type() !== 'error') return;
+    if (isOutsideRefusal(msg.text(), msg.location().url)) return;
+    errors.push(msg.text().slice(0, 200));
+  });
+  page.on('pageerror', (err) => errors.push(`uncaught: ${err.message.slice(0, 200)}`));
+  const problems: string[] = [];
+  try {
+    await loginAs(page, platform.baseUrl, account.username, account.password);
+    await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+    const langs = forcesChineseInterface(account.role) ? (['cn'] as const) : LANGS;
+    for (const lang of langs) {
+      await page.evaluate((l) => localStorage.setItem('useLang', l), lang);
+      await page.reload();
+      await booted(page);
+      for (const size of WIDTHS) {
+        await page.setViewportSize({ width: size.width, height: size.height });
+        for (const path of screens) {
           errors.length = 0;
           await go(page, path);
           await settle(page);
-          const where = `admin ${lang} 1440px ${path}`;
-          const f = await measure(page, LABELS);
+          const where = `${account.who} ${lang} ${size.width}px ${path}`;
+          let f = await measure(page, LABELS);
+          if (f.blankMap) {
+            // A slow answer (the machine is shared) can hold a map's first draw back: give it 20 s more.
+            await page
+              .waitForFunction(
+                () =>
+                  [...document.querySelectorAll<HTMLElement>('[data-testid="map"]')]
+                    .filter((m) => m.getClientRects().length > 0 && m.clientWidth >= 20)
+                    .every((m) => m.dataset.offlineBase),
+                undefined,
+                { timeout: 20_000, polling: 200 },
+              )
+              .catch(() => undefined);
+            await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+            f = await measure(page, LABELS);
+          }
           if (f.cut.length > 0) problems.push(`${where}: cut off ${JSON.stringify(f.cut.slice(0, 5))}`);
           if (f.sideways > 1) problems.push(`${where}: page scrolls sideways by ${f.sideways}px`);
+          if (f.blankMap) problems.push(`${where}: a map without its offline base`);
+          const bare = await bareEmptyLists(page);
+          if (bare > 0) problems.push(`${where}: ${bare} empty list(s) without a hint`);
+          const must = MUST_SHOW[account.who]?.[path];
+          if (must) {
+            const shown = await page
+              .getByTestId(must)
+              .first()
+              .waitFor({ timeout: 10_000 })
+              .then(() => true)
+              .catch(() => false);
+            if (!shown) problems.push(`${where}: ${must} is not shown`);
+          }
           if (errors.length > 0) problems.push(`${where}: console ${JSON.stringify(errors.slice(0, 3))}`);
-          await page.screenshot({
-            path: join(OUT, `admin-${lang}-desktop${path.replaceAll('/', '_')}.jpg`),
-            type: 'jpeg',
-            quality: 55,
-          });
+          const name = `${account.who}-${lang}-${size.name}${path.replaceAll('/', '_')}.jpg`;
+          await page.screenshot({ path: join(OUT, name), type: 'jpeg', quality: 55 });
         }
       }
-      // Loading: every answer of the screen held back, its list shows skeleton rows (not an empty text).
-      await page.evaluate(() => localStorage.setItem('useLang', 'en'));
+    }
+  } finally {
+    await context.close();
+  }
+  expect(problems, problems.join('\n')).toEqual([]);
+}
+
+/** The admin's main screens in the other nine languages, then three lists caught loading. */
+export async function otherLanguagesAndSkeletons(run: ScreensRun): Promise<void> {
+  const { platform, browser } = run;
+  const context = await browser.newContext({ locale: 'en-US', viewport: WIDTHS[0] });
+  await context.route('**/*', (route) =>
+    new URL(route.request().url()).hostname === '127.0.0.1' ? route.continue() : route.abort(),
+  );
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (msg) => {
+    if (msg.type() !== 'error') return;
+    if (isOutsideRefusal(msg.text(), msg.location().url)) return;
+    errors.push(msg.text().slice(0, 200));
+  });
+  page.on('pageerror', (err) => errors.push(`uncaught: ${err.message.slice(0, 200)}`));
+  const problems: string[] = [];
+  try {
+    await loginAs(page, platform.baseUrl, 'admin', ADMIN_PASSWORD);
+    await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+    for (const lang of MORE_LANGS) {
+      await page.evaluate((l) => localStorage.setItem('useLang', l), lang);
       await page.reload();
       await booted(page);
-      for (const path of ['/index/system/apiKey', '/index/alarms', '/index/agent/agentList']) {
-        await go(page, '/index/dashboard');
-        await settle(page);
-        let release = () => {};
-        const held = new Promise<void>((r) => {
-          release = r;
-        });
-        const hold = async (route: Route) => {
-          await held;
-          await route.continue().catch(() => undefined);
-        };
-        await page.route('**/api/**', hold);
+      for (const path of MAIN_SCREENS) {
+        errors.length = 0;
         await go(page, path);
-        const skeleton = await page
-          .waitForFunction(
-            () =>
-              [
-                ...document.querySelectorAll<HTMLElement>('[aria-busy="true"] .ant-table-placeholder .ant-table-cell'),
-              ].some((c) => c.getClientRects().length > 0 && getComputedStyle(c, '::after').content !== 'none'),
-            undefined,
-            { timeout: 20_000, polling: 100 },
-          )
-          .then(() => true)
-          .catch(() => false);
-        if (!skeleton) problems.push(`${path}: no skeleton while its list loads`);
-        else
-          await page.screenshot({
-            path: join(OUT, `admin-en-loading${path.replaceAll('/', '_')}.jpg`),
-            type: 'jpeg',
-            quality: 55,
-          });
-        release();
-        await page.unroute('**/api/**', hold);
         await settle(page);
+        const where = `admin ${lang} 1440px ${path}`;
+        const f = await measure(page, LABELS);
+        if (f.cut.length > 0) problems.push(`${where}: cut off ${JSON.stringify(f.cut.slice(0, 5))}`);
+        if (f.sideways > 1) problems.push(`${where}: page scrolls sideways by ${f.sideways}px`);
+        if (errors.length > 0) problems.push(`${where}: console ${JSON.stringify(errors.slice(0, 3))}`);
+        await page.screenshot({
+          path: join(OUT, `admin-${lang}-desktop${path.replaceAll('/', '_')}.jpg`),
+          type: 'jpeg',
+          quality: 55,
+        });
       }
-    } finally {
-      await context.close();
     }
-    expect(problems, problems.join('\n')).toEqual([]);
-  }, 900_000);
-});
+    // Loading: every answer of the screen held back, its list shows skeleton rows (not an empty text).
+    await page.evaluate(() => localStorage.setItem('useLang', 'en'));
+    await page.reload();
+    await booted(page);
+    for (const path of ['/index/system/apiKey', '/index/alarms', '/index/agent/agentList']) {
+      await go(page, '/index/dashboard');
+      await settle(page);
+      let release = () => {};
+      const held = new Promise<void>((r) => {
+        release = r;
+      });
+      const hold = async (route: Route) => {
+        await held;
+        await route.continue().catch(() => undefined);
+      };
+      await page.route('**/api/**', hold);
+      await go(page, path);
+      const skeleton = await page
+        .waitForFunction(
+          () =>
+            [
+              ...document.querySelectorAll<HTMLElement>('[aria-busy="true"] .ant-table-placeholder .ant-table-cell'),
+            ].some((c) => c.getClientRects().length > 0 && getComputedStyle(c, '::after').content !== 'none'),
+          undefined,
+          { timeout: 20_000, polling: 100 },
+        )
+        .then(() => true)
+        .catch(() => false);
+      if (!skeleton) problems.push(`${path}: no skeleton while its list loads`);
+      else
+        await page.screenshot({
+          path: join(OUT, `admin-en-loading${path.replaceAll('/', '_')}.jpg`),
+          type: 'jpeg',
+          quality: 55,
+        });
+      release();
+      await page.unroute('**/api/**', hold);
+      await settle(page);
+    }
+  } finally {
+    await context.close();
+  }
+  expect(problems, problems.join('\n')).toEqual([]);
+}
