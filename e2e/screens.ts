@@ -19,7 +19,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { canAccessRoute, forcesChineseInterface, permissionsFor, ROLES, ROUTES } from '@carhere/domain';
-import type { Browser, Page, Route } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import {
   ADMIN_PASSWORD,
@@ -274,13 +274,12 @@ export const ACCOUNTS = [
   { who: 'factory', username: 'screens-factory', password: PASSWORD, role: ROLES.test },
 ];
 
-/** Every screen of the account's role, in cn and en (cn only where the role forces it), at both widths. */
-export async function everyScreen(run: ScreensRun, account: (typeof ACCOUNTS)[number]): Promise<void> {
-  const { platform, browser } = run;
-  const screens = screensOf(account.role);
-  expect(screens.length).toBeGreaterThan(0);
+/**
+ * A page that reaches nothing but Carhere itself (no tiles, no geocoder), with the console errors and uncaught
+ * exceptions it logs collected in `errors` (refusals of outside requests left out).
+ */
+async function localPage(browser: Browser): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const context = await browser.newContext({ locale: 'en-US', viewport: WIDTHS[0] });
-  // Nothing but Carhere itself: no tiles, no geocoder.
   await context.route('**/*', (route) =>
     new URL(route.request().url()).hostname === '127.0.0.1' ? route.continue() : route.abort(),
   );
@@ -292,6 +291,15 @@ export async function everyScreen(run: ScreensRun, account: (typeof ACCOUNTS)[nu
     errors.push(msg.text().slice(0, 200));
   });
   page.on('pageerror', (err) => errors.push(`uncaught: ${err.message.slice(0, 200)}`));
+  return { context, page, errors };
+}
+
+/** Every screen of the account's role, in cn and en (cn only where the role forces it), at both widths. */
+export async function everyScreen(run: ScreensRun, account: (typeof ACCOUNTS)[number]): Promise<void> {
+  const { platform, browser } = run;
+  const screens = screensOf(account.role);
+  expect(screens.length).toBeGreaterThan(0);
+  const { context, page, errors } = await localPage(browser);
   const problems: string[] = [];
   try {
     await loginAs(page, platform.baseUrl, account.username, account.password);
@@ -354,18 +362,7 @@ export async function everyScreen(run: ScreensRun, account: (typeof ACCOUNTS)[nu
 /** The admin's main screens in the other nine languages, then three lists caught loading. */
 export async function otherLanguagesAndSkeletons(run: ScreensRun): Promise<void> {
   const { platform, browser } = run;
-  const context = await browser.newContext({ locale: 'en-US', viewport: WIDTHS[0] });
-  await context.route('**/*', (route) =>
-    new URL(route.request().url()).hostname === '127.0.0.1' ? route.continue() : route.abort(),
-  );
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('console', (msg) => {
-    if (msg.type() !== 'error') return;
-    if (isOutsideRefusal(msg.text(), msg.location().url)) return;
-    errors.push(msg.text().slice(0, 200));
-  });
-  page.on('pageerror', (err) => errors.push(`uncaught: ${err.message.slice(0, 200)}`));
+  const { context, page, errors } = await localPage(browser);
   const problems: string[] = [];
   try {
     await loginAs(page, platform.baseUrl, 'admin', ADMIN_PASSWORD);
